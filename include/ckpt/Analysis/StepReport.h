@@ -1,0 +1,87 @@
+//===- StepReport.h - What a training step costs, for humans ----*- C++ -*-===//
+//
+// Gathers the cost, time and memory figures of one training step (per-phase
+// FLOPs and estimated time, parameter/gradient/activation bytes, the peak and
+// where it occurs, the largest saved activations, a memory sparkline) and
+// prints them as a table or as JSON (docs/cost-model.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_ANALYSIS_STEPREPORT_H
+#define CKPT_ANALYSIS_STEPREPORT_H
+
+#include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Analysis/MemoryTimeline.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::ckpt {
+
+/// Totals of one phase.
+struct PhaseSummary {
+  int64_t ops = 0;
+  int64_t flops = 0;
+  int64_t bytesMoved = 0; ///< bytes read + written
+  double seconds = 0;     ///< estimated by the cost model
+};
+
+/// One buffer in a report: what defines it and where.
+struct ReportedBuffer {
+  std::string op;       ///< defining op name, or `argument`
+  std::string location; ///< `file:line:col`, with the scope if any
+  std::string type;     ///< the tensor type
+  int64_t bytes = 0;
+};
+
+/// Everything `--ckpt-report` shows about one function.
+struct StepReport {
+  std::string function;
+  std::string costModel;
+  /// Indexed by Phase (fwd, bwd, opt).
+  std::array<PhaseSummary, 3> phases;
+  int64_t parameterBytes = 0;
+  int64_t gradientBytes = 0;
+  int64_t inputBytes = 0;
+  int64_t savedActivationBytes = 0;
+  int64_t numSavedActivations = 0;
+  int64_t peakBytes = 0;
+  int64_t peakOpIndex = -1;     ///< -1: the peak is at entry
+  ReportedBuffer peakOp;        ///< the op running at the peak
+  KindBytes peakByKind{};       ///< live bytes by kind at the peak
+  int64_t peakWorkspace = 0;
+  /// The largest saved activations, largest first (at most 10).
+  std::vector<ReportedBuffer> largestSaved;
+  /// Live bytes over the schedule, downsampled to at most 64 points (the
+  /// maximum within each stretch of ops).
+  std::vector<int64_t> timeline;
+};
+
+/// Builds the report of `func` from its memory timeline and a cost model.
+StepReport buildStepReport(func::FuncOp func, const MemoryTimeline &timeline,
+                           const CostModel &model);
+
+/// Prints `report` as a compact human-readable table.
+void printStepReportText(const StepReport &report, llvm::raw_ostream &os);
+
+/// Prints `report` as one JSON object (schema in docs/cost-model.md).
+void printStepReportJson(const StepReport &report, llvm::raw_ostream &os);
+
+/// Formats bytes in binary units: `512 B`, `1.50 KiB`, `3.00 GiB`.
+std::string formatBytes(int64_t bytes);
+
+/// Formats a FLOP count with a decimal prefix: `3.36 GFLOP`.
+std::string formatFlops(int64_t flops);
+
+/// Formats seconds as `12.3 us`, `4.56 ms` or `1.23 s`.
+std::string formatSeconds(double seconds);
+
+/// Returns a one-line sparkline of `values` (block characters, lowest to
+/// highest between the minimum and the maximum).
+std::string sparkline(llvm::ArrayRef<int64_t> values);
+
+} // namespace mlir::ckpt
+
+#endif // CKPT_ANALYSIS_STEPREPORT_H

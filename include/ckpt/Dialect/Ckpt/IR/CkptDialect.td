@@ -1,0 +1,54 @@
+//===- CkptDialect.td - The ckpt dialect definition --------*- tablegen -*-===//
+//
+// The `ckpt` dialect: forward and backward operations of a training step, each
+// with an exact cost, on builtin ranked tensor types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_IR_CKPTDIALECT_TD
+#define CKPT_DIALECT_CKPT_IR_CKPTDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Ckpt_Dialect : Dialect {
+  let name = "ckpt";
+  let cppNamespace = "::mlir::ckpt";
+  let summary = "Training-step operations with exact costs for checkpoint planning";
+  let description = [{
+    The `ckpt` dialect expresses one training step -- forward pass, backward
+    pass and optionally the optimizer update -- as a data-flow graph of tensor
+    operations. Every operation carries its phase (`fwd`, `bwd` or `opt`) and
+    implements `CostOpInterface`, which gives its exact FLOPs, bytes read,
+    bytes written and workspace bytes, and says whether its result is a view
+    of its input. A training step is a `func.func` marked with the unit
+    attribute `ckpt.step`; its arguments and results carry `ckpt.role`
+    attributes (parameter, data input, gradient seed, state; loss, gradient).
+
+    ```mlir
+    func.func @step(%x: tensor<4x8xf32> {ckpt.role = #ckpt.role<input>},
+                    %w: tensor<16x8xf32> {ckpt.role = #ckpt.role<param>})
+        -> (tensor<f32> {ckpt.role = #ckpt.role<loss>})
+        attributes {ckpt.step} { ... }
+    ```
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the unit attribute that marks a `func.func` as a training step.
+    static constexpr ::llvm::StringLiteral getStepAttrName() { return "ckpt.step"; }
+    /// Name of the argument/result attribute holding a `#ckpt.role`.
+    static constexpr ::llvm::StringLiteral getRoleAttrName() { return "ckpt.role"; }
+    /// Name of the result attribute naming the parameter a gradient belongs to.
+    static constexpr ::llvm::StringLiteral getGradOfAttrName() { return "ckpt.grad_of"; }
+
+  private:
+    void registerAttributes();
+    void registerOps();
+
+  public:
+  }];
+}
+
+#endif // CKPT_DIALECT_CKPT_IR_CKPTDIALECT_TD

@@ -1,0 +1,15 @@
+//===- CkptInterfaces.h - Cost interface of ckpt ops -------------*- C++ -*-===//
+//
+// Declares CostOpInterface, implemented by every ckpt operation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_IR_CKPTINTERFACES_H
+#define CKPT_DIALECT_CKPT_IR_CKPTINTERFACES_H
+
+#include "ckpt/Dialect/Ckpt/IR/CkptCost.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h.inc"
+
+#endif // CKPT_DIALECT_CKPT_IR_CKPTINTERFACES_H

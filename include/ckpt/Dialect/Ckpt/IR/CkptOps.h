@@ -1,0 +1,24 @@
+//===- CkptOps.h - Operations of the ckpt dialect ----------------*- C++ -*-===//
+//
+// Declares the ckpt operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_IR_CKPTOPS_H
+#define CKPT_DIALECT_CKPT_IR_CKPTOPS_H
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptTraits.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptVerification.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h.inc"
+
+#endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_H

@@ -1,0 +1,1133 @@
+//===- CkptOps.td - Operations of the ckpt dialect ---------*- tablegen -*-===//
+//
+// Forward and backward operations of transformer and CNN training steps.
+// Every op carries its phase, verifies shapes, element types and attributes,
+// and reports its exact cost through CostOpInterface (formulas in
+// docs/dialect.md; implementations in CkptCost.cpp or below).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
+#define CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
+
+include "ckpt/Dialect/Ckpt/IR/CkptDialect.td"
+include "ckpt/Dialect/Ckpt/IR/CkptEnums.td"
+include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+//===----------------------------------------------------------------------===//
+// Type and attribute constraints
+//===----------------------------------------------------------------------===//
+
+def Ckpt_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
+def Ckpt_StatTensor : StaticShapeTensorOf<[F32]>;
+def Ckpt_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Ckpt_MaskTensor : StaticShapeTensorOf<[I1]>;
+def Ckpt_ArgmaxTensor : StaticShapeTensorOf<[I64]>;
+def Ckpt_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, I1, I32, I64]>;
+
+def Ckpt_NonNegI64Attr : ConfinedAttr<I64Attr, [IntNonNegative]>;
+def Ckpt_Pair : ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<2>]>;
+
+/// Verifies that every tensor operand and result of the op has a byte size
+/// that fits the cost arithmetic (see CkptTraits.h).
+def Ckpt_BoundedTensors : NativeOpTrait<"BoundedTensors"> {
+  let cppNamespace = "::mlir::ckpt";
+}
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+/// Base of every ckpt op. `isViewLike` ops override `isView` in C++.
+class Ckpt_Op<string mnemonic, list<Trait> traits = [], bit isViewLike = 0>
+    : Op<Ckpt_Dialect, mnemonic, !listconcat(traits, [Pure, Ckpt_BoundedTensors,
+          DeclareOpInterfaceMethods<Ckpt_CostOpInterface,
+                                    !if(isViewLike, ["isView"], [])>])>;
+
+/// `y = f(x)` elementwise, `flops` FLOPs per element.
+class Ckpt_UnaryOp<string mnemonic, int flops, string formula>
+    : Ckpt_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "elementwise " # formula;
+  let description = [{
+    Computes `}] # formula # [{` elementwise. Cost: }] # flops #
+    [{ FLOP(s) per element; reads the input and writes the result once.
+
+    ```mlir
+    %y = ckpt.}] # mnemonic # [{ fwd %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($result)";
+  let extraClassDefinition = [{
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), }] # flops # [{);
+    }
+  }];
+}
+
+/// `z = f(a, b)` elementwise with numpy broadcasting.
+class Ckpt_BinaryOp<string mnemonic, string formula>
+    : Ckpt_Op<mnemonic> {
+  let summary = "elementwise " # formula # " with numpy broadcasting";
+  let description = [{
+    Computes `}] # formula # [{` elementwise; the operand shapes broadcast
+    numpy-style to the result shape, and all element types agree. Cost: 1 FLOP
+    per result element; reads both operands once, writes the result once.
+
+    ```mlir
+    %z = ckpt.}] # mnemonic # [{ fwd %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$lhs,
+                       Ckpt_FloatTensor:$rhs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyBroadcastBinaryOp(getOperation());
+    }
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), 1);
+    }
+  }];
+}
+
+/// `dx = f'(saved) * dy`: gradient of an activation from the incoming gradient
+/// and one saved tensor (the forward input or output).
+class Ckpt_ActivationGradOp<string mnemonic, int flops, string saved,
+                            string formula>
+    : Ckpt_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "gradient of an activation: " # formula;
+  let description = [{
+    Computes `}] # formula # [{` elementwise from the incoming gradient
+    `grad` and the saved forward }] # saved # [{. Cost: }] # flops #
+    [{ FLOPs per element.
+
+    ```mlir
+    %dx = ckpt.}] # mnemonic # [{ bwd %dy, %saved : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$saved);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $grad `,` $saved attr-dict `:` type($result)";
+  let extraClassDefinition = [{
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), }] # flops # [{);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+def Ckpt_MatmulOp : Ckpt_Op<"matmul"> {
+  let summary = "matrix product of two 2-D tensors, optionally transposed";
+  let description = [{
+    `result = op(lhs) x op(rhs)` where `op` transposes its operand when
+    `transpose_lhs` / `transpose_rhs` is set. With op(lhs) of shape MxK and
+    op(rhs) of shape KxN the result is MxN. Cost: `2*M*N*K` FLOPs.
+
+    ```mlir
+    %c = ckpt.matmul fwd %a, %b {transpose_rhs} : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$lhs,
+                       Ckpt_FloatTensor:$rhs, UnitAttr:$transpose_lhs,
+                       UnitAttr:$transpose_rhs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_BatchMatmulOp : Ckpt_Op<"batch_matmul"> {
+  let summary = "batched matrix product with broadcast batch dimensions";
+  let description = [{
+    Operands of rank >= 3 hold a stack of matrices in their last two
+    dimensions; the leading (batch) dimensions broadcast numpy-style, and
+    both operands have the same rank. Each matrix pair multiplies as in
+    `ckpt.matmul`, with the same transpose flags. Cost: `2*B*M*N*K` FLOPs for
+    B result matrices.
+
+    ```mlir
+    %s = ckpt.batch_matmul fwd %q, %k {transpose_rhs} : tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32> -> tensor<2x4x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$lhs,
+                       Ckpt_FloatTensor:$rhs, UnitAttr:$transpose_lhs,
+                       UnitAttr:$transpose_rhs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_LinearOp : Ckpt_Op<"linear"> {
+  let summary = "affine layer `input x weight^T + bias`";
+  let description = [{
+    As `torch.nn.functional.linear`: `input` is `[..., in]`, `weight` is
+    `[out, in]`, the optional `bias` is `[out]`, the result is `[..., out]`.
+    Cost: `2*R*in*out` FLOPs for R rows, plus `R*out` with a bias.
+
+    ```mlir
+    %y = ckpt.linear fwd %x, %w, %b : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       Ckpt_FloatTensor:$weight,
+                       Optional<Ckpt_FloatTensor>:$bias);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic
+//===----------------------------------------------------------------------===//
+
+def Ckpt_AddOp : Ckpt_BinaryOp<"add", "lhs + rhs">;
+def Ckpt_SubOp : Ckpt_BinaryOp<"sub", "lhs - rhs">;
+def Ckpt_MulOp : Ckpt_BinaryOp<"mul", "lhs * rhs">;
+def Ckpt_DivOp : Ckpt_BinaryOp<"div", "lhs / rhs">;
+
+def Ckpt_NegOp : Ckpt_UnaryOp<"neg", 1, "-x">;
+def Ckpt_ExpOp : Ckpt_UnaryOp<"exp", 1, "exp(x)">;
+def Ckpt_LogOp : Ckpt_UnaryOp<"log", 1, "log(x)">;
+def Ckpt_SqrtOp : Ckpt_UnaryOp<"sqrt", 1, "sqrt(x)">;
+def Ckpt_RsqrtOp : Ckpt_UnaryOp<"rsqrt", 1, "1 / sqrt(x)">;
+def Ckpt_TanhOp : Ckpt_UnaryOp<"tanh", 1, "tanh(x)">;
+
+def Ckpt_PowOp : Ckpt_Op<"pow", [SameOperandsAndResultType]> {
+  let summary = "elementwise power by a scalar exponent";
+  let description = [{
+    `result = input ^ exponent` elementwise. Cost: 1 FLOP per element.
+
+    ```mlir
+    %y = ckpt.pow fwd %x, 2.000000e+00 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       F64Attr:$exponent);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $input `,` $exponent attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ckpt_ConvertOp : Ckpt_Op<"convert", [SameOperandsAndResultShape]> {
+  let summary = "element type conversion between f32, f16 and bf16";
+  let description = [{
+    Converts every element to the result's element type (round to nearest
+    even). Cost: 0 FLOPs; reads the input, writes the result.
+
+    ```mlir
+    %y = ckpt.convert fwd %x : tensor<4x8xf32> -> tensor<4x8xbf16>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Activations and their gradients
+//===----------------------------------------------------------------------===//
+
+def Ckpt_ReluOp : Ckpt_UnaryOp<"relu", 1, "max(x, 0)">;
+def Ckpt_SigmoidOp : Ckpt_UnaryOp<"sigmoid", 4, "1 / (1 + exp(-x))">;
+def Ckpt_SiluOp : Ckpt_UnaryOp<"silu", 5, "x * sigmoid(x)">;
+
+def Ckpt_GeluOp : Ckpt_Op<"gelu", [SameOperandsAndResultType]> {
+  let summary = "GELU activation, exact (erf) or tanh-approximated";
+  let description = [{
+    `erf`: `0.5 * x * (1 + erf(x / sqrt(2)))`, 5 FLOPs per element.
+    `tanh`: `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))`,
+    9 FLOPs per element.
+
+    ```mlir
+    %y = ckpt.gelu fwd tanh %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase,
+                       Ckpt_GeluApproximation:$approximation,
+                       Ckpt_FloatTensor:$input);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $approximation $input attr-dict `:` type($result)";
+}
+
+def Ckpt_ReluGradOp : Ckpt_ActivationGradOp<"relu_grad", 1, "output y",
+    "y > 0 ? dy : 0">;
+def Ckpt_SigmoidGradOp : Ckpt_ActivationGradOp<"sigmoid_grad", 3, "output y",
+    "dy * y * (1 - y)">;
+def Ckpt_TanhGradOp : Ckpt_ActivationGradOp<"tanh_grad", 3, "output y",
+    "dy * (1 - y^2)">;
+def Ckpt_SiluGradOp : Ckpt_ActivationGradOp<"silu_grad", 9, "input x",
+    "dy * s * (1 + x * (1 - s)), s = sigmoid(x)">;
+
+def Ckpt_GeluGradOp : Ckpt_Op<"gelu_grad", [SameOperandsAndResultType]> {
+  let summary = "gradient of GELU from the saved forward input";
+  let description = [{
+    `dx = dy * gelu'(x)` for the given form. Cost: 11 FLOPs per element for
+    `erf` (`Phi(x) + x * phi(x)`), 18 for `tanh`.
+
+    ```mlir
+    %dx = ckpt.gelu_grad bwd tanh %dy, %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase,
+                       Ckpt_GeluApproximation:$approximation,
+                       Ckpt_FloatTensor:$grad, Ckpt_FloatTensor:$saved);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $approximation $grad `,` $saved attr-dict `:` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax
+//===----------------------------------------------------------------------===//
+
+class Ckpt_SoftmaxLikeOp<string mnemonic, string formula, string flops>
+    : Ckpt_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = formula # " along one axis";
+  let description = [{
+    Computes }] # formula # [{ along `axis` (numerically stable: the row
+    maximum is subtracted first). Cost: }] # flops # [{, for N elements in R
+    rows along `axis`.
+
+    ```mlir
+    %y = ckpt.}] # mnemonic # [{ fwd %x axis 1 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       Ckpt_NonNegI64Attr:$axis);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $input `axis` $axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyAxis(getOperation(), getInput().getType(), getAxis());
+    }
+  }];
+}
+
+class Ckpt_SoftmaxLikeGradOp<string mnemonic, string formula, string flops>
+    : Ckpt_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "gradient of " # formula;
+  let description = [{
+    Gradient of }] # formula # [{ along `axis` from the incoming gradient and
+    the saved forward output. Cost: }] # flops # [{.
+
+    ```mlir
+    %dx = ckpt.}] # mnemonic # [{ bwd %dy, %y axis 1 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$output, Ckpt_NonNegI64Attr:$axis);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $output `axis` $axis attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyAxis(getOperation(), getGrad().getType(), getAxis());
+    }
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), 4);
+    }
+  }];
+}
+
+def Ckpt_SoftmaxOp : Ckpt_SoftmaxLikeOp<"softmax", "softmax", "`5*N` FLOPs">;
+def Ckpt_LogSoftmaxOp : Ckpt_SoftmaxLikeOp<"log_softmax", "log-softmax",
+    "`5*N + R` FLOPs">;
+def Ckpt_SoftmaxGradOp : Ckpt_SoftmaxLikeGradOp<"softmax_grad", "softmax",
+    "`4*N` FLOPs (`y * (dy - sum(dy * y))`)">;
+def Ckpt_LogSoftmaxGradOp : Ckpt_SoftmaxLikeGradOp<"log_softmax_grad",
+    "log-softmax", "`4*N` FLOPs (`dy - exp(y) * sum(dy)`)">;
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+def Ckpt_LayerNormOp : Ckpt_Op<"layer_norm", [AttrSizedOperandSegments]> {
+  let summary = "layer normalization over the trailing dimensions";
+  let description = [{
+    Normalizes `input` over its dimensions `axis..rank-1`, then applies the
+    optional elementwise `weight` and `bias` of shape `input.shape[axis:]`.
+    Also returns the saved statistics `mean` and `rstd` (f32, shape
+    `input.shape[:axis]`) that `ckpt.layer_norm_grad` consumes. Cost, for N
+    elements in R rows: `5*N + 4*R` FLOPs plus N for the weight and N for the
+    bias.
+
+    ```mlir
+    %y, %mean, %rstd = ckpt.layer_norm fwd %x weight %w bias %b axis 1 eps 1.000000e-05
+        : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       Optional<Ckpt_FloatTensor>:$weight,
+                       Optional<Ckpt_FloatTensor>:$bias,
+                       Ckpt_NonNegI64Attr:$axis, F64Attr:$epsilon);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_StatTensor:$mean,
+                      Ckpt_StatTensor:$rstd);
+  let assemblyFormat = [{
+    $phase $input (`weight` $weight^)? (`bias` $bias^)? `axis` $axis `eps` $epsilon
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_LayerNormGradOp : Ckpt_Op<"layer_norm_grad"> {
+  let summary = "gradient of layer normalization";
+  let description = [{
+    From the incoming gradient, the forward input, the saved `mean`/`rstd` and
+    the optional weight, computes the input gradient and, as trailing results,
+    0, 1 (weight) or 2 (weight and bias) parameter gradients. Parameter
+    gradients require the weight operand. Cost, for N elements in R rows:
+    `9*N + 2*R` FLOPs, plus N with a weight, 2*N for the weight gradient and
+    N for the bias gradient.
+
+    ```mlir
+    %dx, %dw, %db = ckpt.layer_norm_grad bwd %dy, %x, %mean, %rstd weight %w axis 1
+        : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<8xf32>)
+          -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$input, Ckpt_StatTensor:$mean,
+                       Ckpt_StatTensor:$rstd, Optional<Ckpt_FloatTensor>:$weight,
+                       Ckpt_NonNegI64Attr:$axis);
+  let results = (outs Ckpt_FloatTensor:$input_grad,
+                      Variadic<Ckpt_FloatTensor>:$param_grads);
+  let assemblyFormat = [{
+    $phase $grad `,` $input `,` $mean `,` $rstd (`weight` $weight^)? `axis` $axis
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_RmsNormOp : Ckpt_Op<"rms_norm"> {
+  let summary = "RMS normalization over the trailing dimensions";
+  let description = [{
+    `result = input * rstd * weight` with `rstd = 1/sqrt(mean(input^2) + eps)`
+    over dimensions `axis..rank-1`; the optional weight has shape
+    `input.shape[axis:]`. Returns the saved `rstd` (f32, `input.shape[:axis]`).
+    Cost: `3*N + 3*R` FLOPs plus N with a weight.
+
+    ```mlir
+    %y, %rstd = ckpt.rms_norm fwd %x weight %w axis 1 eps 1.000000e-06
+        : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       Optional<Ckpt_FloatTensor>:$weight,
+                       Ckpt_NonNegI64Attr:$axis, F64Attr:$epsilon);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_StatTensor:$rstd);
+  let assemblyFormat = [{
+    $phase $input (`weight` $weight^)? `axis` $axis `eps` $epsilon
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_RmsNormGradOp : Ckpt_Op<"rms_norm_grad"> {
+  let summary = "gradient of RMS normalization";
+  let description = [{
+    Input gradient and, as an optional trailing result, the weight gradient.
+    Cost: `6*N + R` FLOPs, plus N with a weight and 2*N for the weight
+    gradient.
+
+    ```mlir
+    %dx, %dw = ckpt.rms_norm_grad bwd %dy, %x, %rstd weight %w axis 1
+        : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$input, Ckpt_StatTensor:$rstd,
+                       Optional<Ckpt_FloatTensor>:$weight,
+                       Ckpt_NonNegI64Attr:$axis);
+  let results = (outs Ckpt_FloatTensor:$input_grad,
+                      Variadic<Ckpt_FloatTensor>:$param_grads);
+  let assemblyFormat = [{
+    $phase $grad `,` $input `,` $rstd (`weight` $weight^)? `axis` $axis
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_BatchNormOp : Ckpt_Op<"batch_norm", [AttrSizedOperandSegments]> {
+  let summary = "batch normalization in training mode over channel dimension 1";
+  let description = [{
+    For `input` of shape `[N, C, ...]`, normalizes each channel with the
+    statistics of the batch, then applies the optional per-channel `weight`
+    and `bias` (`[C]`). Returns the saved `mean` and `rstd` (f32, `[C]`).
+    Running statistics are state outside this op. Cost: `5*N + 4*C` FLOPs for
+    N elements, plus N for the weight and N for the bias.
+
+    ```mlir
+    %y, %mean, %rstd = ckpt.batch_norm fwd %x weight %w bias %b eps 1.000000e-05
+        : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       Optional<Ckpt_FloatTensor>:$weight,
+                       Optional<Ckpt_FloatTensor>:$bias, F64Attr:$epsilon);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_StatTensor:$mean,
+                      Ckpt_StatTensor:$rstd);
+  let assemblyFormat = [{
+    $phase $input (`weight` $weight^)? (`bias` $bias^)? `eps` $epsilon
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_BatchNormGradOp : Ckpt_Op<"batch_norm_grad"> {
+  let summary = "gradient of batch normalization";
+  let description = [{
+    Input gradient and 0, 1 (weight) or 2 (weight, bias) parameter gradients.
+    Cost: `9*N + 2*C` FLOPs, plus N with a weight, 2*N for the weight
+    gradient and N for the bias gradient.
+
+    ```mlir
+    %dx, %dw, %db = ckpt.batch_norm_grad bwd %dy, %x, %mean, %rstd weight %w
+        : (tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+          -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$input, Ckpt_StatTensor:$mean,
+                       Ckpt_StatTensor:$rstd, Optional<Ckpt_FloatTensor>:$weight);
+  let results = (outs Ckpt_FloatTensor:$input_grad,
+                      Variadic<Ckpt_FloatTensor>:$param_grads);
+  let assemblyFormat = [{
+    $phase $grad `,` $input `,` $mean `,` $rstd (`weight` $weight^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Dropout
+//===----------------------------------------------------------------------===//
+
+def Ckpt_DropoutOp : Ckpt_Op<"dropout"> {
+  let summary = "dropout with an explicit Philox stream, returning its mask";
+  let description = [{
+    Zeroes each element with probability `p` and scales the rest by
+    `1/(1-p)`. The keep-mask comes from Philox-4x32-10 keyed by the step's
+    base seed and `seed` (a stream id), with counters starting at `offset`:
+    replaying the op with the same attributes reproduces the same mask, which
+    is what makes recomputation exact. Returns the result and the 1-byte mask
+    (`i1`) that `ckpt.dropout_grad` consumes. Cost: `2*N` FLOPs.
+
+    ```mlir
+    %y, %mask = ckpt.dropout fwd %x p 1.000000e-01 seed 7 offset 0
+        : tensor<4x8xf32> -> (tensor<4x8xf32>, tensor<4x8xi1>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       F64Attr:$p, Ckpt_NonNegI64Attr:$seed,
+                       Ckpt_NonNegI64Attr:$offset);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_MaskTensor:$mask);
+  let assemblyFormat = [{
+    $phase $input `p` $p `seed` $seed `offset` $offset attr-dict `:`
+    type($input) `->` `(` type($result) `,` type($mask) `)`
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_DropoutGradOp : Ckpt_Op<"dropout_grad",
+    [AllTypesMatch<["grad", "result"]>]> {
+  let summary = "gradient of dropout from its mask";
+  let description = [{
+    `dx = mask ? dy / (1 - p) : 0`. Cost: `2*N` FLOPs.
+
+    ```mlir
+    %dx = ckpt.dropout_grad bwd %dy, %mask p 1.000000e-01 : tensor<4x8xf32>, tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_MaskTensor:$mask, F64Attr:$p);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $mask `p` $p attr-dict `:` type($grad) `,` type($mask)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), 2);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Embedding and loss
+//===----------------------------------------------------------------------===//
+
+def Ckpt_EmbeddingOp : Ckpt_Op<"embedding"> {
+  let summary = "row gather from an embedding table";
+  let description = [{
+    `result[i..., :] = table[indices[i...], :]` for a `[V, D]` table. Cost:
+    0 FLOPs; reads the indices and the gathered rows, writes the result.
+
+    ```mlir
+    %e = ckpt.embedding fwd %table, %ids : (tensor<100x8xf32>, tensor<2x4xi64>) -> tensor<2x4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$table,
+                       Ckpt_IndexTensor:$indices);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $table `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_EmbeddingGradOp : Ckpt_Op<"embedding_grad"> {
+  let summary = "gradient of an embedding table (scatter-add of rows)";
+  let description = [{
+    Zero-fills a `[V, D]` gradient (the result type) and adds each row of
+    `grad` into the row its index selects. Cost: one FLOP per element of
+    `grad`; reads `grad` and the indices, writes the whole table gradient.
+
+    ```mlir
+    %dt = ckpt.embedding_grad bwd %dy, %ids : (tensor<2x4x8xf32>, tensor<2x4xi64>) -> tensor<100x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_IndexTensor:$indices);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_CrossEntropyOp : Ckpt_Op<"cross_entropy"> {
+  let summary = "softmax cross-entropy loss with class-index targets";
+  let description = [{
+    For `logits` of shape `[..., C]` and integer `targets` of shape `[...]`,
+    the per-row loss is `lse - logits[target]` with
+    `lse = log(sum(exp(logits)))`; rows whose target equals `ignore_index`
+    contribute nothing. `mean` divides by the number of counted rows, `sum`
+    adds them (both give a rank-0 loss), `none` returns the per-row losses.
+    Also returns `lse` (f32, shape of `targets`) for the gradient. Cost, for N
+    logits in R rows: `4*N + 3*R` FLOPs, plus `R + 1` for `mean` and R for
+    `sum`.
+
+    ```mlir
+    %loss, %lse = ckpt.cross_entropy fwd mean %logits, %t
+        : (tensor<4x10xf32>, tensor<4xi64>) -> (tensor<f32>, tensor<4xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_LossReduction:$reduction,
+                       Ckpt_FloatTensor:$logits, Ckpt_IndexTensor:$targets,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index);
+  let results = (outs Ckpt_FloatTensor:$loss, Ckpt_StatTensor:$lse);
+  let assemblyFormat = [{
+    $phase $reduction $logits `,` $targets attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_CrossEntropyGradOp : Ckpt_Op<"cross_entropy_grad"> {
+  let summary = "gradient of softmax cross-entropy with respect to the logits";
+  let description = [{
+    `dlogits = (exp(logits - lse) - onehot(target)) * dloss` (divided by the
+    number of counted rows for `mean`; zero for ignored rows). `grad` has the
+    shape of the forward loss. Cost: `3*N + R` FLOPs.
+
+    ```mlir
+    %dl = ckpt.cross_entropy_grad bwd mean %dloss, %logits, %t, %lse
+        : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x10xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_LossReduction:$reduction,
+                       Ckpt_FloatTensor:$grad, Ckpt_FloatTensor:$logits,
+                       Ckpt_IndexTensor:$targets, Ckpt_StatTensor:$lse,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $reduction $grad `,` $logits `,` $targets `,` $lse attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Ckpt_ReduceOp<string mnemonic, string what, string flops>
+    : Ckpt_Op<mnemonic> {
+  let summary = what # " over a set of axes";
+  let description = [{
+    Reduces `input` over the distinct, sorted `axes`; with `keep_dims` the
+    reduced dimensions stay as size 1, otherwise they are removed. Cost: }] #
+    flops # [{.
+
+    ```mlir
+    %s = ckpt.}] # mnemonic # [{ fwd %x axes [1] : tensor<4x8xf32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       DenseI64ArrayAttr:$axes, UnitAttr:$keep_dims);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `axes` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyReduction(getOperation(), getAxes(), getKeepDims());
+    }
+  }];
+}
+
+def Ckpt_ReduceSumOp : Ckpt_ReduceOp<"reduce_sum", "sum",
+    "one FLOP per input element">;
+def Ckpt_ReduceMeanOp : Ckpt_ReduceOp<"reduce_mean", "mean",
+    "one FLOP per input element plus one per result element">;
+def Ckpt_ReduceMaxOp : Ckpt_ReduceOp<"reduce_max", "maximum",
+    "one FLOP per input element">;
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+def Ckpt_ReshapeOp : Ckpt_Op<"reshape", [], /*isViewLike=*/1> {
+  let summary = "reshape to the same number of elements (a view)";
+  let description = [{
+    Reinterprets the contiguous row-major input with a new shape. The result
+    is a view: it aliases the input's storage and costs nothing.
+
+    ```mlir
+    %y = ckpt.reshape fwd %x : tensor<4x8xf32> -> tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ckpt_TransposeOp : Ckpt_Op<"transpose", [], /*isViewLike=*/1> {
+  let summary = "permute dimensions";
+  let description = [{
+    `result.shape[i] = input.shape[perm[i]]`. When the permutation keeps the
+    order of all dimensions larger than 1 the row-major layout is unchanged
+    and the op is a view (no cost, aliases the input); otherwise it copies:
+    0 FLOPs, reads and writes every element once.
+
+    ```mlir
+    %y = ckpt.transpose fwd %x perm [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input,
+                       DenseI64ArrayAttr:$perm);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `perm` $perm attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_BroadcastOp : Ckpt_Op<"broadcast"> {
+  let summary = "materialize a numpy-style broadcast to the result shape";
+  let description = [{
+    Copies the input to the result shape following numpy broadcasting rules
+    (trailing alignment; input dimensions of size 1 repeat). Cost: 0 FLOPs;
+    reads the input, writes the result.
+
+    ```mlir
+    %y = ckpt.broadcast fwd %b : tensor<8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ckpt_SliceOp : Ckpt_Op<"slice"> {
+  let summary = "strided slice; the result type gives the extent";
+  let description = [{
+    `result[i...] = input[starts + i * steps ...]` per dimension; every index
+    read must be inside the input. Cost: 0 FLOPs; reads and writes the
+    result's elements once.
+
+    ```mlir
+    %y = ckpt.slice fwd %x starts [0, 8] steps [1, 1] : tensor<4x24xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input,
+                       DenseI64ArrayAttr:$starts, DenseI64ArrayAttr:$steps);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `starts` $starts `steps` $steps attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_ConcatOp : Ckpt_Op<"concat"> {
+  let summary = "concatenate tensors along one axis";
+  let description = [{
+    All inputs have the result's rank and element type and agree on every
+    dimension except `axis`, whose sizes add up to the result's. Cost: 0
+    FLOPs; reads the inputs, writes the result.
+
+    ```mlir
+    %y = ckpt.concat fwd %a, %b axis 1 : (tensor<4x8xf32>, tensor<4x16xf32>) -> tensor<4x24xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase,
+                       Variadic<Ckpt_AnyTensor>:$inputs,
+                       Ckpt_NonNegI64Attr:$axis);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $inputs `axis` $axis attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fused attention
+//===----------------------------------------------------------------------===//
+
+def Ckpt_AttentionOp : Ckpt_Op<"attention"> {
+  let summary = "fused scaled-dot-product attention (flash-style)";
+  let description = [{
+    `out = softmax(scale * q k^T + mask) v` per batch and head, with `q` of
+    shape `[B, H, S, D]`, `k` `[B, Hkv, Skv, D]`, `v` `[B, Hkv, Skv, Dv]`
+    (H a multiple of Hkv: grouped-query attention). `causal` masks key j > query
+    i (top-left aligned, as `torch.nn.functional.scaled_dot_product_attention`).
+    With `dropout_p > 0` the probabilities are dropped out on the Philox
+    stream `seed`/`offset`. Only the row log-sum-exp `lse` (f32, `[B, H, S]`)
+    is saved; the s x s matrix never exists in memory.
+
+    Cost, with P the number of unmasked (query, key) pairs per head
+    (`S*Skv`, or `sum_i min(i+1, Skv)` when causal):
+    `B*H*(2*P*D + 2*P*Dv + 5*P + S*Dv)` FLOPs, plus `2*B*H*P` with dropout.
+
+    ```mlir
+    %o, %lse = ckpt.attention fwd %q, %k, %v {causal, scale = 0.125 : f64}
+        : (tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>)
+          -> (tensor<2x4x16x64xbf16>, tensor<2x4x16xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$query,
+                       Ckpt_FloatTensor:$key, Ckpt_FloatTensor:$value,
+                       F64Attr:$scale, UnitAttr:$causal,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
+                       DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$seed,
+                       DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$offset);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_StatTensor:$lse);
+  let assemblyFormat = [{
+    $phase $query `,` $key `,` $value attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_AttentionGradOp : Ckpt_Op<"attention_grad"> {
+  let summary = "gradient of fused attention from the saved log-sum-exp";
+  let description = [{
+    Recomputes the attention probabilities block by block from `q`, `k` and
+    the saved `lse`, and returns the gradients of `q`, `k` and `v`. Attributes
+    match the forward op. Workspace: the f32 row sums `delta = rowsum(dout *
+    out)`, `4*B*H*S` bytes. Cost: `B*H*(6*P*D + 4*P*Dv + 6*P + 2*S*Dv)`
+    FLOPs, plus `2*B*H*P` with dropout.
+
+    ```mlir
+    %dq, %dk, %dv = ckpt.attention_grad bwd %do, %q, %k, %v, %o, %lse {causal, scale = 0.125 : f64}
+        : (tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>,
+           tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>, tensor<2x4x16xf32>)
+          -> (tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$query, Ckpt_FloatTensor:$key,
+                       Ckpt_FloatTensor:$value, Ckpt_FloatTensor:$output,
+                       Ckpt_StatTensor:$lse, F64Attr:$scale, UnitAttr:$causal,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
+                       DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$seed,
+                       DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$offset);
+  let results = (outs Ckpt_FloatTensor:$query_grad, Ckpt_FloatTensor:$key_grad,
+                      Ckpt_FloatTensor:$value_grad);
+  let assemblyFormat = [{
+    $phase $grad `,` $query `,` $key `,` $value `,` $output `,` $lse attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW)
+//===----------------------------------------------------------------------===//
+
+def Ckpt_ConvAttrs {
+  dag convAttrs = (ins Ckpt_Pair:$strides, Ckpt_Pair:$padding,
+                       Ckpt_Pair:$dilation,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$groups);
+}
+
+def Ckpt_Conv2dOp : Ckpt_Op<"conv2d"> {
+  let summary = "2-D convolution, NCHW input, OIHW weight";
+  let description = [{
+    As `torch.nn.functional.conv2d` with symmetric `padding` per spatial
+    dimension: `Ho = (H + 2*pad - dil*(kh-1) - 1) / stride + 1`. Cost:
+    `2*N*O*Ho*Wo*(C/groups)*kh*kw` FLOPs plus `N*O*Ho*Wo` with a bias.
+    Workspace: one image's im2col buffer `C*kh*kw*Ho*Wo` elements, zero for a
+    1x1 kernel with unit stride and no padding.
+
+    ```mlir
+    %y = ckpt.conv2d fwd %x, %w {dilation = array<i64: 1, 1>, padding = array<i64: 1, 1>, strides = array<i64: 1, 1>}
+        : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                            Ckpt_FloatTensor:$weight,
+                            Optional<Ckpt_FloatTensor>:$bias),
+                       Ckpt_ConvAttrs.convAttrs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_Conv2dGradInputOp : Ckpt_Op<"conv2d_grad_input"> {
+  let summary = "gradient of conv2d with respect to its input";
+  let description = [{
+    From the output gradient and the weight, computes the input gradient; the
+    result type gives the input shape. Cost and workspace as the forward
+    convolution without bias.
+
+    ```mlir
+    %dx = ckpt.conv2d_grad_input bwd %dy, %w {dilation = array<i64: 1, 1>, padding = array<i64: 1, 1>, strides = array<i64: 1, 1>}
+        : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                            Ckpt_FloatTensor:$weight),
+                       Ckpt_ConvAttrs.convAttrs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $weight attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_Conv2dGradWeightOp : Ckpt_Op<"conv2d_grad_weight"> {
+  let summary = "gradient of conv2d with respect to its weight";
+  let description = [{
+    From the output gradient and the forward input, computes the weight
+    gradient; the result type gives the weight shape. Cost and workspace as
+    the forward convolution without bias.
+
+    ```mlir
+    %dw = ckpt.conv2d_grad_weight bwd %dy, %x {dilation = array<i64: 1, 1>, padding = array<i64: 1, 1>, strides = array<i64: 1, 1>}
+        : (tensor<2x4x8x8xf32>, tensor<2x3x8x8xf32>) -> tensor<4x3x3x3xf32>
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                            Ckpt_FloatTensor:$input),
+                       Ckpt_ConvAttrs.convAttrs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_PoolAttrs {
+  dag poolAttrs = (ins Ckpt_Pair:$kernel, Ckpt_Pair:$strides,
+                       Ckpt_Pair:$padding);
+}
+
+def Ckpt_MaxPool2dOp : Ckpt_Op<"max_pool2d"> {
+  let summary = "2-D max pooling returning the argmax indices";
+  let description = [{
+    NCHW max pooling with implicit -inf padding; also returns, for every
+    output element, the flat index `h*W + w` of the chosen input element
+    (i64), as PyTorch saves for the backward pass. Cost: `kh*kw` FLOPs per
+    output element.
+
+    ```mlir
+    %y, %idx = ckpt.max_pool2d fwd %x {kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, strides = array<i64: 2, 2>}
+        : (tensor<2x3x8x8xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3x4x4xi64>)
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input),
+                       Ckpt_PoolAttrs.poolAttrs);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_ArgmaxTensor:$indices);
+  let assemblyFormat = [{
+    $phase $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_MaxPool2dGradOp : Ckpt_Op<"max_pool2d_grad"> {
+  let summary = "gradient of max pooling from the saved indices";
+  let description = [{
+    Zero-fills the input gradient (the result type) and adds each output
+    gradient at its saved index. Cost: one FLOP per output element.
+
+    ```mlir
+    %dx = ckpt.max_pool2d_grad bwd %dy, %idx {kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, strides = array<i64: 2, 2>}
+        : (tensor<2x3x4x4xf32>, tensor<2x3x4x4xi64>) -> tensor<2x3x8x8xf32>
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                            Ckpt_ArgmaxTensor:$indices),
+                       Ckpt_PoolAttrs.poolAttrs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_AvgPool2dOp : Ckpt_Op<"avg_pool2d"> {
+  let summary = "2-D average pooling";
+  let description = [{
+    NCHW average pooling; with `count_include_pad` the divisor is `kh*kw`,
+    otherwise the number of in-bounds elements. Cost: `kh*kw + 1` FLOPs per
+    output element.
+
+    ```mlir
+    %y = ckpt.avg_pool2d fwd %x {kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, strides = array<i64: 2, 2>}
+        : (tensor<2x3x8x8xf32>) -> tensor<2x3x4x4xf32>
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input),
+                       Ckpt_PoolAttrs.poolAttrs,
+                       (ins UnitAttr:$count_include_pad));
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_AvgPool2dGradOp : Ckpt_Op<"avg_pool2d_grad"> {
+  let summary = "gradient of average pooling";
+  let description = [{
+    Spreads each output gradient, divided by its divisor, over its window of
+    the input gradient (the result type). Cost: `kh*kw + 1` FLOPs per output
+    element.
+
+    ```mlir
+    %dx = ckpt.avg_pool2d_grad bwd %dy {kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, strides = array<i64: 2, 2>}
+        : (tensor<2x3x4x4xf32>) -> tensor<2x3x8x8xf32>
+    ```
+  }];
+  let arguments = !con((ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad),
+                       Ckpt_PoolAttrs.poolAttrs,
+                       (ins UnitAttr:$count_include_pad));
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer updates
+//===----------------------------------------------------------------------===//
+
+def Ckpt_SgdUpdateOp : Ckpt_Op<"sgd_update", [SameOperandsAndResultType]> {
+  let summary = "plain SGD parameter update";
+  let description = [{
+    `result = param - lr * grad`. Cost: `2*N` FLOPs.
+
+    ```mlir
+    %p2 = ckpt.sgd_update opt %p, %g lr 1.000000e-02 : tensor<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$param,
+                       Ckpt_FloatTensor:$grad, F64Attr:$lr);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $param `,` $grad `lr` $lr attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), 2);
+    }
+  }];
+}
+
+def Ckpt_AdamwUpdateOp : Ckpt_Op<"adamw_update"> {
+  let summary = "AdamW parameter update with decoupled weight decay";
+  let description = [{
+    Updates the f32 moments `m = b1*m + (1-b1)*g`, `v = b2*v + (1-b2)*g^2`
+    and the parameter `p -= lr * (mhat / (sqrt(vhat) + eps) + wd * p)` with
+    bias-corrected `mhat`, `vhat` at step `step` (>= 1). Returns the new
+    parameter, `m` and `v`. Cost: `16*N` FLOPs.
+
+    ```mlir
+    %p2, %m2, %v2 = ckpt.adamw_update opt %p, %g, %m, %v {beta1 = 0.9 : f64, beta2 = 0.999 : f64,
+        eps = 1.0e-08 : f64, lr = 1.0e-03 : f64, step = 1 : i64, weight_decay = 0.01 : f64}
+        : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>)
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$param,
+                       Ckpt_FloatTensor:$grad, Ckpt_StatTensor:$exp_avg,
+                       Ckpt_StatTensor:$exp_avg_sq, F64Attr:$lr, F64Attr:$beta1,
+                       F64Attr:$beta2, F64Attr:$eps, F64Attr:$weight_decay,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$step);
+  let results = (outs Ckpt_FloatTensor:$result, Ckpt_StatTensor:$new_exp_avg,
+                      Ckpt_StatTensor:$new_exp_avg_sq);
+  let assemblyFormat = [{
+    $phase $param `,` $grad `,` $exp_avg `,` $exp_avg_sq attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Opaque operations
+//===----------------------------------------------------------------------===//
+
+def Ckpt_OpaqueOp : Ckpt_Op<"opaque"> {
+  let summary = "an operation outside the op set, with user-given costs";
+  let description = [{
+    Stands for a custom kernel that ckpt-opt cannot generate but can plan
+    around. `flops` is required; `bytes_read` and `bytes_written` default to
+    the operand and result sizes, `workspace` to 0. Code generation refuses
+    opaque ops.
+
+    ```mlir
+    %y = ckpt.opaque fwd "my_fused_kernel"(%x) {flops = 1024 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, StrAttr:$name,
+                       Variadic<Ckpt_AnyTensor>:$inputs,
+                       Ckpt_NonNegI64Attr:$flops,
+                       OptionalAttr<Ckpt_NonNegI64Attr>:$bytes_read,
+                       OptionalAttr<Ckpt_NonNegI64Attr>:$bytes_written,
+                       OptionalAttr<Ckpt_NonNegI64Attr>:$workspace);
+  let results = (outs Variadic<Ckpt_AnyTensor>:$results);
+  let assemblyFormat = [{
+    $phase $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD

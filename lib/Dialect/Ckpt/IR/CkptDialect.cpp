@@ -1,0 +1,116 @@
+//===- CkptDialect.cpp - The ckpt dialect and step verification -----------===//
+//
+// Registers the ckpt dialect and verifies the training-step structure that
+// its discardable attributes (`ckpt.step`, `ckpt.role`, `ckpt.grad_of`)
+// describe.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.cpp.inc"
+#include "ckpt/Dialect/Ckpt/IR/CkptEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.cpp.inc"
+
+void CkptDialect::initialize() {
+  registerAttributes();
+  registerOps();
+  getContext()->getOrLoadDialect<func::FuncDialect>();
+}
+
+void CkptDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Argument and result attributes
+//===----------------------------------------------------------------------===//
+
+static bool isArgumentRole(ValueRole role) {
+  return role == ValueRole::Param || role == ValueRole::Input ||
+         role == ValueRole::Seed || role == ValueRole::State;
+}
+
+static bool isResultRole(ValueRole role) {
+  return role == ValueRole::Loss || role == ValueRole::Grad ||
+         role == ValueRole::State || role == ValueRole::Output;
+}
+
+LogicalResult CkptDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getRoleAttrName())
+    return op->emitError() << "unknown ckpt argument attribute '"
+                           << attr.getName().getValue() << "' on argument #"
+                           << argIndex;
+  auto role = dyn_cast<ValueRoleAttr>(attr.getValue());
+  if (!role)
+    return op->emitError() << "argument #" << argIndex
+                           << ": 'ckpt.role' must be a #ckpt.role attribute";
+  if (!isArgumentRole(role.getValue()))
+    return op->emitError() << "argument #" << argIndex << " has role '"
+                           << stringifyValueRole(role.getValue())
+                           << "', which only results may have (arguments are "
+                              "param, input, seed or state)";
+  return success();
+}
+
+LogicalResult CkptDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  if (attr.getName() == getGradOfAttrName()) {
+    // A signless or index integer that fits in int64_t, as getGradientOf
+    // reads it.
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!index ||
+        !(index.getType().isSignlessInteger() || index.getType().isIndex()) ||
+        !index.getValue().isSignedIntN(64))
+      return op->emitError() << "result #" << resultIndex
+                             << ": 'ckpt.grad_of' must be an integer argument "
+                                "index";
+    return success();
+  }
+  if (attr.getName() != getRoleAttrName())
+    return op->emitError() << "unknown ckpt result attribute '"
+                           << attr.getName().getValue() << "' on result #"
+                           << resultIndex;
+  auto role = dyn_cast<ValueRoleAttr>(attr.getValue());
+  if (!role)
+    return op->emitError() << "result #" << resultIndex
+                           << ": 'ckpt.role' must be a #ckpt.role attribute";
+  if (!isResultRole(role.getValue()))
+    return op->emitError() << "result #" << resultIndex << " has role '"
+                           << stringifyValueRole(role.getValue())
+                           << "', which only arguments may have (results are "
+                              "loss, grad, state or output)";
+  return success();
+}
+
+LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getStepAttrName())
+    return op->emitError() << "unknown ckpt attribute '"
+                           << attr.getName().getValue() << "'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'ckpt.step' must be a unit attribute";
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func)
+    return op->emitError() << "'ckpt.step' may only mark a func.func";
+  return verifyTrainingStep(func);
+}

@@ -1,0 +1,74 @@
+//===- Report.cpp - Print what each training step costs -------------------===//
+//
+// Implements `ckpt-report`: a thin driver over MemoryTimeline, the roofline
+// CostModel and StepReport.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Analysis/StepReport.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::ckpt {
+#define GEN_PASS_DEF_REPORTPASS
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h.inc"
+} // namespace mlir::ckpt
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace {
+
+struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
+  using ReportPassBase::ReportPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);
+    if (failed(hardware)) {
+      emitError(module.getLoc()) << "ckpt-report: " << error;
+      return signalPassFailure();
+    }
+    RooflineCostModel model(*hardware);
+
+    std::vector<StepReport> reports;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
+      if (failed(timeline))
+        return signalPassFailure();
+      reports.push_back(buildStepReport(func, *timeline, model));
+    }
+
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(output, &error);
+    if (!file) {
+      emitError(module.getLoc()) << "ckpt-report: cannot write '" << output
+                         << "': " << error;
+      return signalPassFailure();
+    }
+    llvm::raw_ostream &os = file->os();
+    if (json) {
+      os << "{\"version\": 1, \"functions\": [\n";
+      for (auto [i, report] : llvm::enumerate(reports)) {
+        if (i)
+          os << ",\n";
+        printStepReportJson(report, os);
+      }
+      os << "]}\n";
+    } else {
+      for (auto [i, report] : llvm::enumerate(reports)) {
+        if (i)
+          os << "\n";
+        printStepReportText(report, os);
+      }
+    }
+    file->keep();
+  }
+};
+
+} // namespace

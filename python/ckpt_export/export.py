@@ -1,0 +1,1232 @@
+"""Lower a captured joint aten graph to graph format v1 (docs/graph-format.md).
+
+Phases: a node is ``forward`` when the loss depends on it (it is an ancestor of
+the loss in the joint graph); every other node is ``backward``. Backward nodes
+that do not depend on the seed (e.g. weight transposes) are scheduled just
+before their first use.
+
+Opaque ops: an aten op outside the ckpt op set becomes ``opaque`` with
+``name`` = the aten overload (``aten.mul.Tensor``) and a warning. FLOPs follow
+the cost conventions of docs/dialect.md, per *result* element N:
+
+=========================================================  =====================
+aten op                                                     flops
+=========================================================  =====================
+arithmetic with a Python scalar (x*c, x+c, c-x, x/c),       N
+comparisons, where, masked_fill, reciprocal, abs, erf,
+sin, cos, bernoulli, pow(tensor, tensor)
+hardtanh (clamp), hardtanh_backward, clamp                 2N
+tensor creation (full, zeros, ones, arange, fill,          0 (bytes: the result)
+*_like, new_*, scalar_tensor, empty*)
+data movement (slice_backward, select_backward, index,     0
+gather, index_select, copy, constant_pad_nd, repeat, ...)
+nll_loss_forward (unfused)                                  R (+1 for mean)
+nll_loss_backward (unfused)                                 R
+anything else                                               N (a guess; warned)
+=========================================================  =====================
+
+Byte counts of opaque ops are left to the defaults (operand and result sizes),
+which are exact for all of the above.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import warnings
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import torch
+import torch.fx
+
+from .capture import Capture, LossModule, capture, user_frame
+
+aten = torch.ops.aten
+
+DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+          torch.int64: "i64", torch.int32: "i32", torch.bool: "i1"}
+FLOAT = {"f32", "f16", "bf16"}
+INT_MAX = 2 ** 62
+
+
+class ExportError(RuntimeError):
+    pass
+
+
+@dataclass
+class ExportResult:
+    graph: Dict[str, Any]
+    opaque: Counter = field(default_factory=Counter)          # aten name -> count (after DCE)
+    opaque_impls: Dict[str, Callable] = field(default_factory=dict)  # node id -> fn(*tensors)
+    capture: Optional[Capture] = None
+
+    @property
+    def nodes(self):
+        return self.graph["nodes"]
+
+    def dump(self, path):
+        with open(path, "w") as f:
+            json.dump(self.graph, f, separators=(",", ":"))
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _opname(target) -> str:
+    s = str(target)
+    return s if s.startswith("aten.") else getattr(target, "__name__", s)
+
+
+def _norm_dim(d, rank):
+    return d + rank if d < 0 else d
+
+
+def _pair(v, default=None):
+    if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
+        v = default
+    if isinstance(v, int):
+        return [v, v]
+    v = list(v)
+    return v * 2 if len(v) == 1 else v
+
+
+def _named_args(node: torch.fx.Node) -> Dict[str, Any]:
+    schema = getattr(node.target, "_schema", None)
+    out = {}
+    if schema is None:
+        for i, a in enumerate(node.args):
+            out[i] = a
+        return out
+    for i, arg in enumerate(schema.arguments):
+        if i < len(node.args):
+            out[arg.name] = node.args[i]
+        elif arg.name in node.kwargs:
+            out[arg.name] = node.kwargs[arg.name]
+        else:
+            out[arg.name] = arg.default_value if arg.has_default_value() else None
+    return out
+
+
+# Ops that only forward their operand.
+ALIAS_OPS = {"aten.detach.default", "aten.clone.default", "aten.alias.default",
+             "aten.lift_fresh_copy.default", "aten.lift_fresh.default", "aten.contiguous.default",
+             "aten._to_copy.default"}
+RESHAPE_OPS = {"aten.view.default", "aten._unsafe_view.default", "aten._reshape_alias.default",
+               "aten.reshape.default", "aten.unsqueeze.default", "aten.squeeze.default",
+               "aten.squeeze.dim", "aten.squeeze.dims", "aten.flatten.using_ints",
+               "aten.unflatten.int", "aten.view_copy.default", "aten._unsafe_view_copy.default"}
+CREATE_OPS = {"aten.full.default", "aten.zeros.default", "aten.ones.default", "aten.arange.default",
+              "aten.arange.start", "aten.arange.start_step", "aten.empty.memory_format",
+              "aten.scalar_tensor.default", "aten.fill.Scalar", "aten.empty_like.default",
+              "aten.zeros_like.default", "aten.ones_like.default", "aten.full_like.default",
+              "aten.new_zeros.default", "aten.new_ones.default", "aten.new_full.default",
+              "aten.new_empty.default", "aten.empty_strided.default", "aten.new_empty_strided.default"}
+MOVE_OPS = {"aten.slice_backward.default", "aten.select_backward.default", "aten.index.Tensor",
+            "aten.gather.default", "aten.index_select.default", "aten.copy.default",
+            "aten.constant_pad_nd.default", "aten.repeat.default", "aten.roll.default",
+            "aten.flip.default", "aten.slice_scatter.default", "aten.select_scatter.default",
+            "aten.index_put.default", "aten.masked_select.default", "aten.diagonal.default"}
+UNARY = {"aten.exp.default": "exp", "aten.log.default": "log", "aten.sqrt.default": "sqrt",
+         "aten.rsqrt.default": "rsqrt", "aten.tanh.default": "tanh", "aten.neg.default": "neg",
+         "aten.relu.default": "relu", "aten.sigmoid.default": "sigmoid", "aten.silu.default": "silu"}
+BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div"}
+ACT_GRAD = {"aten.sigmoid_backward.default": "sigmoid_grad", "aten.tanh_backward.default": "tanh_grad",
+            "aten.silu_backward.default": "silu_grad"}
+TWO_FLOP_OPAQUE = {"aten.hardtanh.default", "aten.hardtanh_backward.default", "aten.clamp.default",
+                   "aten.clamp.Tensor"}
+REDUCE = {"sum": "reduce_sum", "mean": "reduce_mean", "amax": "reduce_max"}
+
+
+class _Lowering:
+    def __init__(self, cap: Capture, name: str):
+        self.cap = cap
+        self.gm = cap.gm
+        self.name = name
+        self.values: Dict[str, Tuple[List[int], str]] = {}
+        self.inputs: List[Dict[str, Any]] = []
+        self.nodes: List[Dict[str, Any]] = []
+        self.env: Dict[torch.fx.Node, Any] = {}      # fx node -> value id | list | marker
+        self.ids = set()
+        self.stat_src: Dict[str, str] = {}         # reshaped norm stat -> ckpt stat value
+        self.dropout_masks: Dict[torch.fx.Node, Any] = {}
+        self.dropout_stream = 0
+        self.ce: Dict[torch.fx.Node, Dict[str, Any]] = {}
+        self.opaque_impls: Dict[str, Callable] = {}
+        self.cur: Optional[torch.fx.Node] = None
+        self.scope_by_trace: Dict[str, str] = {}
+
+    # ---- helpers ------------------------------------------------------
+    def fresh(self, base: str) -> str:
+        base = base.replace("/", "_")
+        if base not in self.ids:
+            self.ids.add(base)
+            return base
+        i = 1
+        while f"{base}_{i}" in self.ids:
+            i += 1
+        self.ids.add(f"{base}_{i}")
+        return f"{base}_{i}"
+
+    def meta(self, n: torch.fx.Node) -> Tuple[List[int], str]:
+        tm = n.meta.get("tensor_meta")
+        if tm is None or not hasattr(tm, "shape"):
+            v = n.meta.get("val")
+            if isinstance(v, torch.Tensor):
+                return [int(d) for d in v.shape], self.dtype(v.dtype, n)
+            raise ExportError(f"no shape for {n.name} ({n.target})")
+        return [int(d) for d in tm.shape], self.dtype(tm.dtype, n)
+
+    def dtype(self, dt, n=None) -> str:
+        if dt not in DTYPES:
+            raise ExportError(f"unsupported dtype {dt} at {n.name if n else '?'} ({n.target if n else ''})")
+        return DTYPES[dt]
+
+    def shape(self, v: str) -> List[int]:
+        return self.values[v][0]
+
+    def vdtype(self, v: str) -> str:
+        return self.values[v][1]
+
+    def val(self, a) -> str:
+        if not isinstance(a, torch.fx.Node):
+            raise ExportError(f"expected a tensor operand, got {a!r}")
+        v = self.env.get(a)
+        if not isinstance(v, str):
+            raise ExportError(f"value of {a.name} ({a.target}) is not available here: {v!r}")
+        return v
+
+    def emit(self, op: str, inputs: List[Optional[str]], outs: List[Tuple[List[int], str]],
+             attrs: Optional[Dict[str, Any]] = None, hint: Optional[str] = None,
+             impl: Optional[Callable] = None) -> List[str]:
+        n = self.cur
+        hint = hint or (n.name if n is not None else op)
+        nid = self.fresh(hint)
+        out_ids = []
+        for i, (shp, dt) in enumerate(outs):
+            vid = nid if len(outs) == 1 else self.fresh(f"{nid}.{i}")
+            if len(outs) == 1 and vid != nid:  # pragma: no cover
+                vid = self.fresh(nid + ".0")
+            self.values[vid] = (list(shp), dt)
+            out_ids.append(vid)
+        node = {"id": nid, "op": op, "phase": self.phase_of(n),
+                "inputs": list(inputs),
+                "outputs": [{"id": v, "shape": list(s), "dtype": d} for v, (s, d) in zip(out_ids, outs)]}
+        # trailing null operands may be omitted
+        while node["inputs"] and node["inputs"][-1] is None:
+            node["inputs"].pop()
+        if attrs:
+            node["attrs"] = attrs
+        if n is not None:
+            loc = self.loc_of(n)
+            if loc:
+                node["loc"] = {"file": loc[0], "line": loc[1]}
+            sc = self.scope_of(n)
+            if sc:
+                node["scope"] = sc
+        if impl is not None:
+            self.opaque_impls[nid] = impl
+        node["_fx"] = n.name if n is not None else None
+        self.nodes.append(node)
+        return out_ids
+
+    def emit1(self, op, inputs, shp, dt, attrs=None, hint=None):
+        return self.emit(op, inputs, [(shp, dt)], attrs, hint)[0]
+
+    def phase_of(self, n):
+        if n is None:
+            return "forward"
+        return "forward" if n in self.fwd else "backward"
+
+    def loc_of(self, n):
+        return user_frame(n.meta.get("ckpt_stack")) or \
+            user_frame(n.meta.get("stack_trace") or getattr(n, "stack_trace", None), innermost_first=True)
+
+    def scope_of(self, n):
+        sc = n.meta.get("ckpt_scope") or ""
+        pre = self.cap.scope_prefix
+        if pre and (sc + ".").startswith(pre):
+            sc = sc[len(pre):]
+        return sc or None
+
+    def reshape(self, v: str, shp: List[int], hint=None) -> str:
+        if self.shape(v) == list(shp):
+            return v
+        return self.emit1("reshape", [v], list(shp), self.vdtype(v), hint=hint)
+
+    def opaque(self, n: torch.fx.Node, inputs: List[str], outs, flops: int, name=None, impl=None):
+        name = name or _opname(n.target)
+        if impl is None:
+            impl = self._aten_impl(n)
+        return self.emit("opaque", inputs, outs, {"name": name, "flops": int(flops)},
+                         hint=n.name, impl=impl)
+
+    def _aten_impl(self, n: torch.fx.Node):
+        """Re-run the aten op on tensors: for the reference interpreter (tests)."""
+        tensor_args = [a for a in n.all_input_nodes]
+        target = n.target
+        args, kwargs = n.args, n.kwargs
+        creation = _opname(target) in CREATE_OPS
+        metas = {a: self.meta(a) if "tensor_meta" in a.meta or "val" in a.meta else None
+                 for a in tensor_args} if creation else {}
+
+        def fn(*ts):
+            if creation:  # inputs were dropped: only their shapes matter
+                rev = {DTYPES[k]: k for k in DTYPES}
+                sub = {a: torch.zeros(m[0], dtype=rev[m[1]]) for a, m in metas.items() if m}
+            else:
+                sub = dict(zip(self._opaque_inputs(n), ts))
+            a2 = torch.fx.node.map_arg(args, lambda x: sub[x])
+            k2 = torch.fx.node.map_arg(kwargs, lambda x: sub[x])
+            r = target(*a2, **k2)
+            return tuple(r) if isinstance(r, (tuple, list)) else (r,)
+        return fn
+
+    def _opaque_inputs(self, n):
+        return [a for a in n.all_input_nodes]
+
+    # ---- driver -------------------------------------------------------
+    def run(self) -> Dict[str, Any]:
+        g = self.gm.graph
+        placeholders = [n for n in g.nodes if n.op == "placeholder"]
+        out_node = next(n for n in g.nodes if n.op == "output")
+        outs = out_node.args[0]
+        if isinstance(outs, (tuple, list)) and len(outs) == 2 and isinstance(outs[0], (tuple, list)):
+            outs = list(outs[0]) + list(outs[1])
+        outs = list(outs)
+        loss = outs[0]
+        np_, nb, ni = len(self.cap.param_names), len(self.cap.buffer_names), len(self.cap.input_names)
+        primals = [p for p in placeholders if not p.name.startswith("tangents")]
+        tangents = [p for p in placeholders if p.name.startswith("tangents")]
+        if len(primals) != np_ + nb + ni or len(tangents) != 1:
+            raise ExportError(f"unexpected joint graph signature: {len(primals)} primals "
+                              f"(expected {np_}+{nb}+{ni}), {len(tangents)} tangents; "
+                              "the model must return exactly one scalar loss")
+        grads = outs[len(outs) - len(primals):]
+        # forward = ancestors of the loss
+        self.fwd = set()
+        todo = [loss]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, torch.fx.Node) and x not in self.fwd:
+                self.fwd.add(x)
+                todo.extend(x.all_input_nodes)
+        self._plan_fusions()
+
+        param_ids = {}
+        for i, p in enumerate(primals):
+            shp, dt = self.meta(p)
+            if i < np_:
+                role, nm = "param", self.cap.param_names[i]
+                if grads[i] is None:
+                    warnings.warn(f"ckpt_export: parameter {nm} gets no gradient; dropped from the graph")
+                    continue
+            elif i < np_ + nb:
+                role, nm = "input", self.cap.buffer_names[i - np_]
+                if not p.users:
+                    continue  # BatchNorm running stats etc.: not part of the step's data flow
+            else:
+                role, nm = "input", self.cap.input_names[i - np_ - nb]
+            vid = self.fresh(p.name)
+            self.values[vid] = (shp, dt)
+            self.env[p] = vid
+            decl = {"id": vid, "role": role, "shape": shp, "dtype": dt, "name": nm}
+            self.inputs.append(decl)
+            if role == "param":
+                param_ids[i] = vid
+        t = tangents[0]
+        shp, dt = self.meta(t)
+        if shp != []:
+            raise ExportError(f"the loss must be a scalar, got shape {shp}")
+        vid = self.fresh("seed")
+        self.values[vid] = (shp, dt)
+        self.env[t] = vid
+        self.inputs.append({"id": vid, "role": "seed", "shape": [], "dtype": dt})
+        self.seed_id = vid
+
+        for n in g.nodes:
+            if n.op != "call_function":
+                continue
+            self.cur = n
+            self.lower(n)
+        self.cur = None
+
+        outputs = [{"value": self.val(loss), "role": "loss"}]
+        for i, gnode in enumerate(grads[:np_]):
+            if i not in param_ids:
+                continue
+            gv = self.val(gnode)
+            if gv in {o["id"] for o in self.inputs}:
+                raise ExportError(f"gradient of {self.cap.param_names[i]} is a graph input")
+            outputs.append({"value": gv, "role": "grad", "grad_of": param_ids[i]})
+        self._dce([o["value"] for o in outputs])
+        self._schedule()
+        for nd in self.nodes:
+            nd.pop("_fx", None)
+        return {"format": "ckpt-graph", "version": 1, "name": self.name,
+                "inputs": self.inputs, "nodes": self.nodes, "outputs": outputs,
+                "producer": {"tool": "ckpt_export", "torch": torch.__version__}}
+
+    # ---- graph-level passes -------------------------------------------
+    def _dce(self, roots):
+        live = set(roots)
+        keep = []
+        for nd in reversed(self.nodes):
+            if any(o["id"] in live for o in nd["outputs"]):
+                keep.append(nd)
+                live.update(i for i in nd["inputs"] if i is not None)
+        keep.reverse()
+        dropped = {nd["id"] for nd in self.nodes} - {nd["id"] for nd in keep}
+        for k in dropped:
+            self.opaque_impls.pop(k, None)
+        self.nodes = keep
+        used = set(live)
+        # drop non-param inputs nobody reads (e.g. unused buffers)
+        self.inputs = [d for d in self.inputs if d["role"] in ("param", "seed") or d["id"] in used]
+
+    def _schedule(self):
+        """Keep the fx order, but move backward nodes that do not depend on the
+        seed (weight transposes and the like) to just before their first use."""
+        producer = {}
+        for nd in self.nodes:
+            for o in nd["outputs"]:
+                producer[o["id"]] = nd["id"]
+        seed_dep = {self.seed_id}
+        for nd in self.nodes:
+            if any(i in seed_dep for i in nd["inputs"] if i is not None):
+                seed_dep.update(o["id"] for o in nd["outputs"])
+        by_id = {nd["id"]: nd for nd in self.nodes}
+        deferred = {}
+        out = []
+
+        def place(nd):
+            for i in nd["inputs"]:
+                p = producer.get(i)
+                if p is not None and p in deferred:
+                    place(deferred.pop(p))
+            out.append(nd)
+
+        for nd in self.nodes:
+            if nd["phase"] == "backward" and not any(o["id"] in seed_dep for o in nd["outputs"]):
+                deferred[nd["id"]] = nd
+            else:
+                place(nd)
+        for k in list(deferred):
+            if k in deferred:
+                place(deferred.pop(k))
+        assert len(out) == len(by_id)
+        self.nodes = out
+
+    # ---- fusion planning ----------------------------------------------
+    def _real_users(self, n):
+        """Users of ``n`` looking through alias ops (detach, clone...)."""
+        res = []
+        for u in n.users:
+            if _opname(u.target) in ALIAS_OPS and u.op == "call_function" and \
+                    _opname(u.target) != "aten._to_copy.default":
+                res.extend(self._real_users(u))
+            else:
+                res.append(u)
+        return res
+
+    def _plan_fusions(self):
+        g = self.gm.graph
+        for n in g.nodes:
+            if n.op != "call_function" or _opname(n.target) != "aten._log_softmax.default":
+                continue
+            x = n.args[0]
+            dim = n.args[1]
+            xs = self.meta(x)[0]
+            if _norm_dim(dim, len(xs)) != len(xs) - 1 or len(xs) < 1:
+                continue
+            users = self._real_users(n)
+            fwd = [u for u in users if _opname(u.target) == "aten.nll_loss_forward.default"]
+            bwd = [u for u in users if _opname(u.target) == "aten.nll_loss_backward.default"]
+            lsb = [u for u in users if _opname(u.target) == "aten._log_softmax_backward_data.default"]
+            if len(fwd) != 1 or len(users) != len(fwd) + len(bwd) + len(lsb) or len(bwd) > 1:
+                continue
+            f = fwd[0]
+            fa = _named_args(f)
+            if f.args[0] is not n or fa["weight"] is not None or fa["reduction"] not in (1, 2):
+                continue
+            ok = True
+            tw_users = [u for u in f.users if u.args[1] == 1]
+            for tu in tw_users:
+                if any(uu not in bwd for uu in tu.users):
+                    ok = False
+            for b in bwd:
+                ba = _named_args(b)
+                if ba["self"] is not n or ba["target"] is not fa["target"] or ba["weight"] is not None:
+                    ok = False
+                bu = list(b.users)
+                if len(bu) != 1 or bu[0] not in lsb or bu[0].args[0] is not b:
+                    ok = False
+            for l in lsb:
+                if l.args[0] not in bwd:
+                    ok = False
+            if not ok:
+                continue
+            info = {"logits": x, "target": fa["target"], "reduction": {1: "mean", 2: "sum"}[fa["reduction"]],
+                    "ignore_index": int(fa["ignore_index"]), "fwd": f, "bwd": bwd[0] if bwd else None}
+            self.ce[n] = dict(info, role="logsoftmax")
+            self.ce[f] = dict(info, role="fwd")
+            for b in bwd:
+                self.ce[b] = dict(info, role="nllbwd")
+            for l in lsb:
+                self.ce[l] = dict(info, role="lsbwd", grad=l.args[0].args[0])
+
+        # CPU dropout: mul(x, div(bernoulli_(empty_like(..), keep), keep))
+        for n in g.nodes:
+            if n.op != "call_function" or _opname(n.target) not in ("aten.div.Scalar", "aten.div.Tensor"):
+                continue
+            b = n.args[0]
+            if not isinstance(b, torch.fx.Node) or _opname(b.target) not in (
+                    "aten.bernoulli_.float", "aten.bernoulli.p", "aten.bernoulli.default"):
+                continue
+            keep = b.args[1] if len(b.args) > 1 else b.kwargs.get("p")
+            if not isinstance(keep, float) or not isinstance(n.args[1], (int, float)) or \
+                    abs(float(n.args[1]) - keep) > 1e-12:
+                continue
+            us = list(n.users)
+            if not us or any(_opname(u.target) != "aten.mul.Tensor" for u in us):
+                continue
+            fw = [u for u in us if u in self.fwd]
+            if len(fw) != 1:
+                continue
+            self.dropout_masks[n] = {"keep": keep, "fwd": fw[0], "mask": None}
+
+    # ---- per-node lowering --------------------------------------------
+    def lower(self, n: torch.fx.Node):
+        name = _opname(n.target)
+        if n.target is operator.getitem:
+            src, idx = n.args
+            v = self.env.get(src)
+            if isinstance(v, (list, tuple)):
+                self.env[n] = v[idx]
+            else:
+                self.env[n] = ("unavailable", src.name, idx)
+            return
+        if n in self.ce:
+            return self._lower_ce(n, self.ce[n])
+        if n in self.dropout_masks or (_opname(n.target).startswith("aten.bernoulli")
+                                        and all(u in self.dropout_masks for u in n.users)):
+            self.env[n] = ("dropout-mask", n.name)
+            return
+        if name == "aten.mul.Tensor":
+            for a, b in ((n.args[0], n.args[1]), (n.args[1], n.args[0])):
+                if isinstance(b, torch.fx.Node) and b in self.dropout_masks:
+                    return self._lower_dropout_mul(n, a, self.dropout_masks[b])
+        fn = getattr(self, "op_" + name.replace("aten.", "").replace(".", "_"), None)
+        if fn is not None:
+            r = fn(n, _named_args(n))
+            if r is not NotImplemented:
+                return
+        self._generic(n, name)
+
+    def _set(self, n, v):
+        self.env[n] = v
+
+    def _generic(self, n, name):
+        if name in ALIAS_OPS:
+            src = n.args[0]
+            if name == "aten._to_copy.default":
+                shp, dt = self.meta(n)
+                sv = self.val(src)
+                if dt != self.vdtype(sv):
+                    if dt in FLOAT and self.vdtype(sv) in FLOAT:
+                        return self._set(n, self.emit1("convert", [sv], shp, dt))
+                    return self._set(n, self.opaque(n, [sv], [(shp, dt)], 0)[0])
+            return self._set(n, self.env[src])
+        if name in RESHAPE_OPS:
+            shp, dt = self.meta(n)
+            return self._set(n, self.reshape(self.val(n.args[0]), shp))
+        if name in UNARY:
+            shp, dt = self.meta(n)
+            x = self.val(n.args[0])
+            if dt in FLOAT and self.vdtype(x) == dt:
+                return self._set(n, self.emit1(UNARY[name], [x], shp, dt))
+        if name in ACT_GRAD:
+            shp, dt = self.meta(n)
+            return self._set(n, self.emit1(ACT_GRAD[name], [self.val(n.args[0]), self.val(n.args[1])], shp, dt))
+        op = name.split(".")[1] if name.count(".") >= 2 and not name.endswith("_mode") else ""
+        if op in BINARY or op == "rsub":
+            return self._binary(n, op, name)
+        if op in REDUCE:
+            return self._reduce(n, REDUCE[op], name)
+        # opaque
+        tensors = [a for a in n.all_input_nodes]
+        creation = name in CREATE_OPS
+        ins = [] if creation else [self.val(a) for a in tensors]
+        outs = self._outs_meta(n)
+        N = _numel(outs[0][0]) if outs else 0
+        if creation or name in MOVE_OPS:
+            flops = 0
+        elif name in TWO_FLOP_OPAQUE:
+            flops = 2 * N
+        else:
+            flops = N
+        vs = self.opaque(n, ins, outs, flops)
+        self._set(n, vs if self._multi(n) else vs[0])
+
+    def _multi(self, n):
+        tm = n.meta.get("tensor_meta")
+        if tm is not None and hasattr(tm, "shape"):
+            return False
+        v = n.meta.get("val")
+        if isinstance(v, torch.Tensor):
+            return False
+        return True
+
+    def _outs_meta(self, n):
+        if not self._multi(n):
+            return [self.meta(n)]
+        # multi-output: shapes from getitem users; an unread element gets shape [0]
+        k = 0
+        got = {}
+        for u in n.users:
+            if u.target is operator.getitem:
+                got[u.args[1]] = self.meta(u)
+                k = max(k, u.args[1] + 1)
+        schema = getattr(n.target, "_schema", None)
+        if schema is not None:
+            k = max(k, len(schema.returns))
+        return [got.get(i, ([0], "f32")) for i in range(k)]
+
+    def _binary(self, n, op, name):
+        shp, dt = self.meta(n)
+        a, b = n.args[0], n.args[1]
+        alpha = n.kwargs.get("alpha", n.args[2] if len(n.args) > 2 else 1)
+        ta, tb = isinstance(a, torch.fx.Node), isinstance(b, torch.fx.Node)
+        if op == "rsub":
+            ins = [self.val(x) for x in (a, b) if isinstance(x, torch.fx.Node)]
+            return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+        if ta and tb and alpha == 1:
+            va, vb = self.val(a), self.val(b)
+            if self.vdtype(va) == self.vdtype(vb) == dt and dt in FLOAT:
+                return self._set(n, self.emit1(BINARY[op], [va, vb], shp, dt))
+        elif ta and not tb and alpha == 1:
+            va = self.val(a)
+            identity = (op in ("mul", "div") and b == 1) or (op in ("add", "sub") and b == 0)
+            if identity and self.shape(va) == shp and self.vdtype(va) == dt:
+                return self._set(n, va)
+        ins = [self.val(x) for x in (a, b) if isinstance(x, torch.fx.Node)]
+        return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+
+    def _reduce(self, n, op, name):
+        shp, dt = self.meta(n)
+        x = self.val(n.args[0])
+        xs = self.shape(x)
+        a = _named_args(n)
+        dims = a.get("dim")
+        if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+            dims = list(range(len(xs)))
+        if isinstance(dims, int):
+            dims = [dims]
+        keep = bool(a.get("keepdim") or False)
+        if self.vdtype(x) != dt or dt not in FLOAT or a.get("dtype") not in (None,):
+            ins = [x]
+            return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(xs))[0])
+        axes = sorted({_norm_dim(d, len(xs)) for d in dims})
+        attrs = {"axes": axes}
+        if keep:
+            attrs["keep_dims"] = True
+        return self._set(n, self.emit1(op, [x], shp, dt, attrs))
+
+    # ---- matmuls ------------------------------------------------------
+    def _mm_operand(self, a: torch.fx.Node, rank: int):
+        """Operand of a matmul with transposes of the last two dims folded into a flag."""
+        want = self.meta(a)[0]
+        flag = False
+        n = a
+        while isinstance(n, torch.fx.Node) and n.op == "call_function":
+            nm = _opname(n.target)
+            src = n.args[0] if n.args else None
+            if not isinstance(src, torch.fx.Node):
+                break
+            if nm in ALIAS_OPS and nm != "aten._to_copy.default":
+                n = src
+                continue
+            ss, ns = self.meta(src)[0], self.meta(n)[0]
+            if nm == "aten.expand.default" and ss == ns:
+                n = src
+                continue
+            if nm in RESHAPE_OPS and len(ss) >= 2 and len(ns) >= 2 and ss[-2:] == ns[-2:]:
+                n = src
+                continue
+            if self._is_last2_transpose(n):
+                flag = not flag
+                n = src
+                continue
+            break
+        v = self.val(n)
+        need = list(want[:-2]) + (list(want[-2:][::-1]) if flag else list(want[-2:]))
+        v = self.reshape(v, need, hint=f"{self.cur.name}_in")
+        return v, flag
+
+    def _is_last2_transpose(self, n):
+        nm = _opname(n.target)
+        shp = self.meta(n)[0]
+        r = len(shp)
+        if r < 2:
+            return False
+        if nm == "aten.t.default":
+            return r == 2
+        if nm == "aten.transpose.int":
+            d0, d1 = sorted((_norm_dim(n.args[1], r), _norm_dim(n.args[2], r)))
+            return (d0, d1) == (r - 2, r - 1)
+        if nm == "aten.permute.default":
+            p = [_norm_dim(d, r) for d in n.args[1]]
+            return p == list(range(r - 2)) + [r - 1, r - 2]
+        return False
+
+    def op_mm_default(self, n, a):
+        shp, dt = self.meta(n)
+        l, tl = self._mm_operand(n.args[0], 2)
+        r, tr = self._mm_operand(n.args[1], 2)
+        attrs = {}
+        if tl:
+            attrs["transpose_lhs"] = True
+        if tr:
+            attrs["transpose_rhs"] = True
+        self._set(n, self.emit1("matmul", [l, r], shp, dt, attrs or None))
+
+    def op_bmm_default(self, n, a):
+        shp, dt = self.meta(n)
+        l, tl = self._mm_operand(n.args[0], 3)
+        r, tr = self._mm_operand(n.args[1], 3)
+        attrs = {}
+        if tl:
+            attrs["transpose_lhs"] = True
+        if tr:
+            attrs["transpose_rhs"] = True
+        self._set(n, self.emit1("batch_matmul", [l, r], shp, dt, attrs or None))
+
+    def op_addmm_default(self, n, a):
+        shp, dt = self.meta(n)
+        if a.get("beta", 1) != 1 or a.get("alpha", 1) != 1:
+            return NotImplemented
+        bias = self.val(a["self"])
+        l, tl = self._mm_operand(a["mat1"], 2)
+        r, tr = self._mm_operand(a["mat2"], 2)
+        if not tl and tr and self.shape(bias) == [shp[1]]:
+            return self._set(n, self.emit1("linear", [l, r, bias], shp, dt))
+        attrs = {}
+        if tl:
+            attrs["transpose_lhs"] = True
+        if tr:
+            attrs["transpose_rhs"] = True
+        mm = self.emit1("matmul", [l, r], shp, dt, attrs or None, hint=n.name + "_mm")
+        self._set(n, self.emit1("add", [mm, bias], shp, dt))
+
+    # ---- layout ---------------------------------------------------------
+    def _transpose(self, n, perm):
+        shp, dt = self.meta(n)
+        x = self.val(n.args[0])
+        if perm == list(range(len(perm))):
+            return self._set(n, x)
+        self._set(n, self.emit1("transpose", [x], shp, dt, {"perm": perm}))
+
+    def op_t_default(self, n, a):
+        r = len(self.meta(n)[0])
+        return self._transpose(n, [1, 0] if r == 2 else list(range(r)))
+
+    def op_transpose_int(self, n, a):
+        r = len(self.meta(n)[0])
+        p = list(range(r))
+        d0, d1 = _norm_dim(n.args[1], r), _norm_dim(n.args[2], r)
+        p[d0], p[d1] = p[d1], p[d0]
+        return self._transpose(n, p)
+
+    def op_permute_default(self, n, a):
+        r = len(self.meta(n)[0])
+        return self._transpose(n, [_norm_dim(d, r) for d in n.args[1]])
+
+    def op_expand_default(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(n.args[0])
+        if self.shape(x) == shp:
+            return self._set(n, x)
+        self._set(n, self.emit1("broadcast", [x], shp, dt))
+
+    def _slice(self, x, dim, start, step, shp, hint=None):
+        xs = self.shape(x)
+        if shp == xs:
+            return x
+        starts = [0] * len(xs)
+        steps = [1] * len(xs)
+        starts[dim] = start
+        steps[dim] = step
+        return self.emit1("slice", [x], shp, self.vdtype(x), {"starts": starts, "steps": steps}, hint=hint)
+
+    def op_slice_Tensor(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        xs = self.shape(x)
+        dim = _norm_dim(a["dim"], len(xs))
+        start = a["start"] if a["start"] is not None else 0
+        if start < 0:
+            start += xs[dim]
+        start = max(0, min(start, xs[dim]))
+        self._set(n, self._slice(x, dim, start, a["step"] or 1, shp))
+
+    def op_select_int(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        xs = self.shape(x)
+        dim = _norm_dim(a["dim"], len(xs))
+        idx = a["index"] + (xs[dim] if a["index"] < 0 else 0)
+        s = list(xs)
+        s[dim] = 1
+        v = self._slice(x, dim, idx, 1, s, hint=n.name + "_slice")
+        self._set(n, self.reshape(v, shp))
+
+    def _split(self, n, sizes, dim):
+        x = self.val(n.args[0])
+        xs = self.shape(x)
+        dim = _norm_dim(dim, len(xs))
+        outs, start = [], 0
+        for i, sz in enumerate(sizes):
+            s = list(xs)
+            s[dim] = sz
+            outs.append(self._slice(x, dim, start, 1, s, hint=f"{n.name}_{i}"))
+            start += sz
+        self._set(n, outs)
+
+    def op_split_Tensor(self, n, a):
+        xs = self.meta(a["self"])[0]
+        dim = _norm_dim(a["dim"], len(xs))
+        sz = a["split_size"]
+        sizes = [min(sz, xs[dim] - i) for i in range(0, xs[dim], sz)]
+        self._split(n, sizes, dim)
+
+    def op_split_with_sizes_default(self, n, a):
+        self._split(n, list(a["split_sizes"]), a["dim"])
+
+    def op_cat_default(self, n, a):
+        shp, dt = self.meta(n)
+        ts = [t for t in a["tensors"] if self.meta(t)[0] != [0]]
+        vs = [self.val(t) for t in ts]
+        if len(vs) == 1:
+            return self._set(n, vs[0])
+        self._set(n, self.emit1("concat", vs, shp, dt, {"axis": _norm_dim(a["dim"], len(shp))}))
+
+    def op_stack_default(self, n, a):
+        shp, dt = self.meta(n)
+        dim = _norm_dim(a["dim"], len(shp))
+        vs = []
+        for t in a["tensors"]:
+            s = list(self.meta(t)[0])
+            s.insert(dim, 1)
+            vs.append(self.reshape(self.val(t), s, hint=n.name + "_in"))
+        self._set(n, self.emit1("concat", vs, shp, dt, {"axis": dim}))
+
+    # ---- activations, softmax -----------------------------------------
+    def op_gelu_default(self, n, a):
+        shp, dt = self.meta(n)
+        appr = "tanh" if a.get("approximate") == "tanh" else "erf"
+        self._set(n, self.emit1("gelu", [self.val(a["self"])], shp, dt, {"approximation": appr}))
+
+    def op_gelu_backward_default(self, n, a):
+        shp, dt = self.meta(n)
+        appr = "tanh" if a.get("approximate") == "tanh" else "erf"
+        self._set(n, self.emit1("gelu_grad", [self.val(a["grad_output"]), self.val(a["self"])], shp, dt,
+                                {"approximation": appr}))
+
+    def op_threshold_backward_default(self, n, a):
+        if a["threshold"] != 0:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("relu_grad", [self.val(a["grad_output"]), self.val(a["self"])], shp, dt))
+
+    def op__softmax_default(self, n, a):
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("softmax", [self.val(a["self"])], shp, dt,
+                                {"axis": _norm_dim(a["dim"], len(shp))}))
+
+    def op__softmax_backward_data_default(self, n, a):
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("softmax_grad", [self.val(a["grad_output"]), self.val(a["output"])], shp, dt,
+                                {"axis": _norm_dim(a["dim"], len(shp))}))
+
+    def op__log_softmax_default(self, n, a):
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("log_softmax", [self.val(a["self"])], shp, dt,
+                                {"axis": _norm_dim(a["dim"], len(shp))}))
+
+    def op__log_softmax_backward_data_default(self, n, a):
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("log_softmax_grad", [self.val(a["grad_output"]), self.val(a["output"])],
+                                shp, dt, {"axis": _norm_dim(a["dim"], len(shp))}))
+
+    def op_pow_Tensor_Scalar(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        e = a["exponent"]
+        if not isinstance(e, (int, float)) or dt not in FLOAT or self.vdtype(x) != dt:
+            return NotImplemented
+        if e == 1:
+            return self._set(n, x)
+        self._set(n, self.emit1("pow", [x], shp, dt, {"exponent": float(e)}))
+
+    # ---- losses ---------------------------------------------------------
+    def op_nll_loss_forward_default(self, n, a):
+        tshape = self.meta(a["target"])[0]
+        R = _numel(tshape)
+        outs = self._outs_meta(n)
+        flops = R + (1 if a["reduction"] == 1 else 0)
+        vs = self.opaque(n, [self.val(a["self"]), self.val(a["target"])] +
+                         ([self.val(a["weight"])] if a["weight"] is not None else []), outs, flops)
+        self._set(n, vs)
+
+    def op_nll_loss_backward_default(self, n, a):
+        shp, dt = self.meta(n)
+        R = _numel(self.meta(a["target"])[0])
+        ins = [self.val(x) for x in n.all_input_nodes]
+        self._set(n, self.opaque(n, ins, [(shp, dt)], R)[0])
+
+    def _lower_ce(self, n, info):
+        role = info["role"]
+        if role in ("logsoftmax", "nllbwd"):
+            self.env[n] = ("fused-cross-entropy", n.name)
+            return
+        logits = self.val(info["logits"])
+        target = self.val(info["target"])
+        attrs = {"reduction": info["reduction"]}
+        if info["ignore_index"] != -100:
+            attrs["ignore_index"] = info["ignore_index"]
+        if role == "fwd":
+            ls, ldt = self.values[logits]
+            tshape = self.meta(info["target"])[0]
+            loss_shape = [] if info["reduction"] != "none" else tshape
+            loss, lse = self.emit("cross_entropy", [logits, target], [(loss_shape, ldt), (tshape, "f32")],
+                                  dict(attrs))
+            info_f = self.ce[n]
+            info_f["lse"] = lse
+            self.ce[info["fwd"]]["lse"] = lse
+            # total_weight (getitem 1) is only read by the fused backward
+            self.env[n] = [loss, ("fused-total-weight", n.name)]
+            return
+        # lsbwd: the log-softmax backward becomes cross_entropy_grad
+        shp, dt = self.meta(n)
+        lse = self.ce[info["fwd"]]["lse"]
+        g = self.val(info["grad"])
+        self._set(n, self.emit1("cross_entropy_grad", [g, logits, target, lse], shp, dt, dict(attrs)))
+
+    # ---- dropout --------------------------------------------------------
+    def _lower_dropout_mul(self, n, x, info):
+        shp, dt = self.meta(n)
+        p = round(1.0 - info["keep"], 12)
+        xv = self.val(x)
+        if n in self.fwd and info["mask"] is None and n is info["fwd"]:
+            if self.shape(xv) != shp:
+                raise ExportError(f"dropout mask broadcast at {n.name}")
+            self.dropout_stream += 1
+            y, mask = self.emit("dropout", [xv], [(shp, dt), (shp, "i1")],
+                                {"p": p, "seed": self.dropout_stream, "offset": 0})
+            info["mask"] = mask
+            info["p"] = p
+            return self._set(n, y)
+        if info["mask"] is None:
+            raise ExportError(f"dropout gradient {n.name} before its forward")
+        self._set(n, self.emit1("dropout_grad", [xv, info["mask"]], shp, dt, {"p": info["p"]}))
+
+    def op_native_dropout_default(self, n, a):
+        shp, dt = self.meta(a["input"])
+        self.dropout_stream += 1
+        y, mask = self.emit("dropout", [self.val(a["input"])], [(shp, dt), (shp, "i1")],
+                            {"p": float(a["p"]), "seed": self.dropout_stream, "offset": 0})
+        self._set(n, [y, mask])
+
+    def op_native_dropout_backward_default(self, n, a):
+        shp, dt = self.meta(n)
+        p = round(1.0 - 1.0 / float(a["scale"]), 12)
+        self._set(n, self.emit1("dropout_grad", [self.val(a["grad_output"]), self.val(a["mask"])], shp, dt,
+                                {"p": p}))
+
+    # ---- normalization --------------------------------------------------
+    def op_native_layer_norm_default(self, n, a):
+        x = self.val(a["input"])
+        xs, dt = self.values[x]
+        axis = len(xs) - len(a["normalized_shape"])
+        stat = xs[:axis]
+        w = self.val(a["weight"]) if a["weight"] is not None else None
+        b = self.val(a["bias"]) if a["bias"] is not None else None
+        y, mean, rstd = self.emit("layer_norm", [x, w, b], [(xs, dt), (stat, "f32"), (stat, "f32")],
+                                  {"axis": axis, "epsilon": float(a["eps"])})
+        outs = [y]
+        for i, s in ((1, mean), (2, rstd)):
+            fx_shape = stat + [1] * (len(xs) - axis)
+            r = self.reshape(s, fx_shape, hint=f"{n.name}_stat{i}")
+            self.stat_src[r] = s
+            outs.append(r)
+        self._set(n, outs)
+
+    def op_native_layer_norm_backward_default(self, n, a):
+        x = self.val(a["input"])
+        xs, dt = self.values[x]
+        axis = len(xs) - len(a["normalized_shape"])
+        stat = xs[:axis]
+        mean = self.stat_src.get(self.val(a["mean"])) or self.reshape(self.val(a["mean"]), stat)
+        rstd = self.stat_src.get(self.val(a["rstd"])) or self.reshape(self.val(a["rstd"]), stat)
+        mask = list(a["output_mask"])
+        w = self.val(a["weight"]) if a["weight"] is not None else None
+        k = 2 if mask[2] else (1 if mask[1] else 0)
+        if k and w is None:
+            return NotImplemented
+        pshape = xs[axis:]
+        outs = [(xs, dt)] + [(pshape, dt)] * k
+        vs = self.emit("layer_norm_grad", [self.val(a["grad_out"]), x, mean, rstd, w], outs, {"axis": axis})
+        res = [vs[0], vs[1] if k >= 1 else None, vs[2] if k >= 2 else None]
+        if k == 2 and not mask[1]:
+            res[1] = None
+        self._set(n, res)
+
+    def op_native_batch_norm_default(self, n, a):
+        if not a["training"]:
+            return NotImplemented
+        x = self.val(a["input"])
+        xs, dt = self.values[x]
+        C = [xs[1]]
+        w = self.val(a["weight"]) if a["weight"] is not None else None
+        b = self.val(a["bias"]) if a["bias"] is not None else None
+        y, mean, rstd = self.emit("batch_norm", [x, w, b], [(xs, dt), (C, "f32"), (C, "f32")],
+                                  {"epsilon": float(a["eps"])})
+        self._set(n, [y, mean, rstd])
+
+    def op_native_batch_norm_backward_default(self, n, a):
+        if not a["train"]:
+            return NotImplemented
+        x = self.val(a["input"])
+        xs, dt = self.values[x]
+        mask = list(a["output_mask"])
+        w = self.val(a["weight"]) if a["weight"] is not None else None
+        k = 2 if mask[2] else (1 if mask[1] else 0)
+        if k and w is None:
+            return NotImplemented
+        outs = [(xs, dt)] + [([xs[1]], dt)] * k
+        vs = self.emit("batch_norm_grad", [self.val(a["grad_out"]), x, self.val(a["save_mean"]),
+                                           self.val(a["save_invstd"]), w], outs)
+        res = [vs[0] if mask[0] else None, vs[1] if k >= 1 and mask[1] else None, vs[2] if k >= 2 else None]
+        self._set(n, res)
+
+    # ---- embedding --------------------------------------------------------
+    def op_embedding_default(self, n, a):
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("embedding", [self.val(a["weight"]), self.val(a["indices"])], shp, dt))
+
+    def op_embedding_dense_backward_default(self, n, a):
+        if a["padding_idx"] not in (-1, None) or a["scale_grad_by_freq"]:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("embedding_grad", [self.val(a["grad_output"]), self.val(a["indices"])], shp, dt))
+
+    # ---- convolution and pooling ------------------------------------------
+    def _conv_attrs(self, a):
+        attrs = {"strides": _pair(a["stride"]), "padding": _pair(a["padding"]),
+                 "dilation": _pair(a["dilation"])}
+        if a["groups"] != 1:
+            attrs["groups"] = int(a["groups"])
+        return attrs
+
+    def op_convolution_default(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(a["input"])
+        if len(self.shape(x)) != 4 or any(a["output_padding"] or [0]):
+            return NotImplemented
+        w = self.val(a["weight"])
+        b = self.val(a["bias"]) if a["bias"] is not None else None
+        attrs = self._conv_attrs(a)
+        if not a["transposed"]:
+            return self._set(n, self.emit1("conv2d", [x, w, b], shp, dt, attrs))
+        # conv_transpose2d(x, w) is exactly the input gradient of conv2d(., w)
+        y = self.emit1("conv2d_grad_input", [x, w], shp, dt, attrs, hint=n.name + ("_nobias" if b else ""))
+        if b is not None:
+            rb = self.reshape(b, [shp[1], 1, 1], hint=n.name + "_bias")
+            y = self.emit1("add", [y, rb], shp, dt)
+        self._set(n, y)
+
+    def op_convolution_backward_default(self, n, a):
+        g = self.val(a["grad_output"])
+        x = self.val(a["input"])
+        w = self.val(a["weight"])
+        if len(self.shape(x)) != 4 or any(a["output_padding"] or [0]):
+            return NotImplemented
+        dt = self.vdtype(g)
+        attrs = self._conv_attrs(a)
+        mask = list(a["output_mask"])
+        res = [None, None, None]
+        if mask[0]:
+            if a["transposed"]:
+                res[0] = self.emit1("conv2d", [g, w], self.shape(x), dt, dict(attrs), hint=n.name + "_dx")
+            else:
+                res[0] = self.emit1("conv2d_grad_input", [g, w], self.shape(x), dt, dict(attrs),
+                                    hint=n.name + "_dx")
+        if mask[1]:
+            if a["transposed"]:
+                res[1] = self.emit1("conv2d_grad_weight", [x, g], self.shape(w), dt, dict(attrs),
+                                    hint=n.name + "_dw")
+            else:
+                res[1] = self.emit1("conv2d_grad_weight", [g, x], self.shape(w), dt, dict(attrs),
+                                    hint=n.name + "_dw")
+        if mask[2]:
+            res[2] = self.emit1("reduce_sum", [g], [self.shape(g)[1]], dt, {"axes": [0, 2, 3]},
+                                hint=n.name + "_db")
+        self._set(n, res)
+
+    def _pool_attrs(self, a):
+        k = _pair(a["kernel_size"])
+        return {"kernel": k, "strides": _pair(a["stride"], k), "padding": _pair(a["padding"], [0, 0])}
+
+    def op_max_pool2d_with_indices_default(self, n, a):
+        if a["ceil_mode"] or _pair(a["dilation"], [1, 1]) != [1, 1]:
+            return NotImplemented
+        x = self.val(a["self"])
+        outs = self._outs_meta(n)
+        yshape = outs[0][0]
+        dt = self.vdtype(x)
+        y, idx = self.emit("max_pool2d", [x], [(yshape, dt), (yshape, "i64")], self._pool_attrs(a))
+        self._set(n, [y, idx])
+
+    def op_max_pool2d_with_indices_backward_default(self, n, a):
+        if a["ceil_mode"] or _pair(a["dilation"], [1, 1]) != [1, 1]:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("max_pool2d_grad", [self.val(a["grad_output"]), self.val(a["indices"])],
+                                shp, dt, self._pool_attrs(a)))
+
+    def op_avg_pool2d_default(self, n, a):
+        if a["ceil_mode"] or a["divisor_override"] is not None:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        attrs = self._pool_attrs(a)
+        if a["count_include_pad"]:
+            attrs["count_include_pad"] = True
+        self._set(n, self.emit1("avg_pool2d", [self.val(a["self"])], shp, dt, attrs))
+
+    def op_avg_pool2d_backward_default(self, n, a):
+        if a["ceil_mode"] or a["divisor_override"] is not None:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        attrs = self._pool_attrs(a)
+        if a["count_include_pad"]:
+            attrs["count_include_pad"] = True
+        self._set(n, self.emit1("avg_pool2d_grad", [self.val(a["grad_output"])], shp, dt, attrs))
+
+    def op__adaptive_avg_pool2d_default(self, n, a):
+        shp, dt = self.meta(n)
+        if list(shp[-2:]) != [1, 1]:
+            return NotImplemented
+        x = self.val(a["self"])
+        r = len(shp)
+        self._set(n, self.emit1("reduce_mean", [x], shp, dt, {"axes": [r - 2, r - 1], "keep_dims": True}))
+
+    # ---- fused attention (torch >= 2; untested on torch 1.13) --------------
+    def _sdpa(self, n, a, with_dropout_seed=True):
+        q, k, v = (self.val(a[x]) for x in ("query", "key", "value"))
+        qs, dt = self.values[q]
+        D = qs[-1]
+        scale = a.get("scale")
+        attrs = {"scale": float(scale) if scale is not None else 1.0 / math.sqrt(D)}
+        if a.get("is_causal"):
+            attrs["causal"] = True
+        p = float(a.get("dropout_p") or 0.0)
+        if p:
+            self.dropout_stream += 1
+            attrs.update({"dropout_p": p, "seed": self.dropout_stream, "offset": 0})
+        out_shape = qs[:-1] + [self.shape(v)[-1]]
+        o, lse = self.emit("attention", [q, k, v], [(out_shape, dt), (qs[:-1], "f32")], attrs)
+        self.sdpa_attrs = getattr(self, "sdpa_attrs", {})
+        self.sdpa_attrs[n] = attrs
+        outs = self._outs_meta(n)
+        self._set(n, [o, lse] + [("sdpa-aux", n.name, i) for i in range(2, len(outs))])
+
+    def op__scaled_dot_product_flash_attention_default(self, n, a):
+        return self._sdpa(n, a)
+
+    def op__scaled_dot_product_efficient_attention_default(self, n, a):
+        return self._sdpa(n, a)
+
+    def _sdpa_bwd(self, n, a):
+        fwd = None
+        out_node = a.get("out")
+        if isinstance(out_node, torch.fx.Node) and out_node.target is operator.getitem:
+            fwd = out_node.args[0]
+        attrs = dict(getattr(self, "sdpa_attrs", {}).get(fwd, {}))
+        if not attrs:
+            return NotImplemented
+        q, k, v = (self.val(a[x]) for x in ("query", "key", "value"))
+        lse = self.val(a["logsumexp"])
+        outs = [(self.shape(q), self.vdtype(q)), (self.shape(k), self.vdtype(k)), (self.shape(v), self.vdtype(v))]
+        vs = self.emit("attention_grad", [self.val(a["grad_out"]), q, k, v, self.val(a["out"]), lse], outs, attrs)
+        self._set(n, vs)
+
+    def op__scaled_dot_product_flash_attention_backward_default(self, n, a):
+        return self._sdpa_bwd(n, a)
+
+    def op__scaled_dot_product_efficient_attention_backward_default(self, n, a):
+        return self._sdpa_bwd(n, a)
+
+
+def lower(cap: Capture, name: str = "step") -> ExportResult:
+    low = _Lowering(cap, name)
+    graph = low.run()
+    opaque = Counter(nd["attrs"]["name"] for nd in graph["nodes"] if nd["op"] == "opaque")
+    for nm, cnt in sorted(opaque.items()):
+        warnings.warn(f"ckpt_export: {cnt} x {nm} has no ckpt equivalent; exported as an opaque op",
+                      stacklevel=3)
+    return ExportResult(graph, opaque, low.opaque_impls, cap)
+
+
+def export(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor], path: Optional[str] = None,
+           loss_fn: Optional[Callable] = None, targets: Sequence[torch.Tensor] = (), name: Optional[str] = None,
+           fake: bool = True, input_names: Optional[List[str]] = None) -> ExportResult:
+    """Export one training step of ``model`` as graph format v1.
+
+    Without ``loss_fn``, ``model(*example_inputs)`` must return the scalar
+    loss. With it, the loss is ``loss_fn(model(*example_inputs), *targets)``
+    and ``targets`` become graph inputs as well. ``fake=True`` traces with
+    fake tensors (nothing is computed); set it to False to trace on the real
+    tensors. Writes JSON to ``path`` when given; returns the
+    :class:`ExportResult`.
+    """
+    inputs = tuple(example_inputs)
+    if loss_fn is not None:
+        mod = LossModule(model, loss_fn, len(inputs))
+        inputs = inputs + tuple(targets)
+        prefix = "model."
+    else:
+        mod = model
+        prefix = ""
+    if input_names is None:
+        import inspect
+        try:
+            params = [p for p in inspect.signature(model.forward).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            input_names = [p.name for p in params][: len(example_inputs)]
+            input_names += [f"target{i}" for i in range(len(inputs) - len(input_names))]
+        except (TypeError, ValueError):
+            input_names = None
+        if input_names is not None and len(input_names) != len(inputs):
+            input_names = None
+    try:
+        cap = capture(mod, inputs, fake=fake, input_names=input_names)
+    except Exception as e:
+        if not fake:
+            raise
+        warnings.warn(f"ckpt_export: fake-tensor capture failed ({type(e).__name__}: {e}); "
+                      "retrying on real tensors")
+        cap = capture(mod, inputs, fake=False, input_names=input_names)
+    if prefix:
+        cap.scope_prefix = prefix
+        cap.param_names = [p[len(prefix):] if p.startswith(prefix) else p for p in cap.param_names]
+        cap.buffer_names = [p[len(prefix):] if p.startswith(prefix) else p for p in cap.buffer_names]
+    res = lower(cap, name or type(model).__name__)
+    if path:
+        res.dump(path)
+    return res

@@ -1,0 +1,144 @@
+//===- ckpt-opt.cpp - The ckpt-opt driver ---------------------------------===//
+//
+// An mlir-opt-style driver with the ckpt dialect and all ckpt passes. Besides
+// `.mlir` it reads training steps in graph format v1 (JSON): those are
+// imported first, then run through the same pass pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Import/GraphImport.h"
+#include "ckpt/InitAll.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+namespace {
+enum class InputFormat { Auto, Mlir, Json };
+} // namespace
+
+static llvm::cl::opt<InputFormat> inputFormat(
+    "input-format", llvm::cl::desc("Format of the input file"),
+    llvm::cl::init(InputFormat::Auto),
+    llvm::cl::values(
+        clEnumValN(InputFormat::Auto, "auto",
+                   "JSON if the file name ends in .json or the content starts "
+                   "with '{', MLIR otherwise (default)"),
+        clEnumValN(InputFormat::Mlir, "mlir", "MLIR assembly"),
+        clEnumValN(InputFormat::Json, "json", "graph format v1 (JSON)")));
+
+namespace {
+enum class EmitKind { Auto, Mlir, None };
+} // namespace
+
+static llvm::cl::opt<EmitKind> emitKind(
+    "emit", llvm::cl::desc("What to write to the output file"),
+    llvm::cl::init(EmitKind::Auto),
+    llvm::cl::values(
+        clEnumValN(EmitKind::Auto, "auto",
+                   "the resulting IR, except when a report pass "
+                   "(--ckpt-report) writes to stdout and no -o is given "
+                   "(default)"),
+        clEnumValN(EmitKind::Mlir, "mlir", "the resulting IR"),
+        clEnumValN(EmitKind::None, "none", "nothing (run the passes only)")));
+
+/// Returns true if the command line asks for a report pass.
+static bool requestsReport(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]).contains("ckpt-report"))
+      return true;
+  return false;
+}
+
+/// Imports a graph-format-v1 buffer and returns it as MLIR text carrying its
+/// locations, or null after reporting errors.
+static std::unique_ptr<llvm::MemoryBuffer>
+importJsonToText(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                 StringRef fileName, DialectRegistry &registry) {
+  MLIRContext context(registry);
+  // Diagnostics point at the JSON and the model code, not at generic IR.
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  StringRef json = buffer->getBuffer();
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = ckpt::importGraphJson(json, fileName, &context);
+  if (!module)
+    return nullptr;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().enableDebugInfo());
+  return llvm::MemoryBuffer::getMemBufferCopy(text,
+                                              fileName.str() + " (imported)");
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  ckpt::registerAllPasses();
+  DialectRegistry registry;
+  ckpt::registerAllDialects(registry);
+
+  // Diagnostics name the op's location; printing the whole op in generic
+  // form under every error helps compiler developers, not users, so it is
+  // off unless asked for.
+  SmallVector<char *> args(argv, argv + argc);
+  std::string quietDiagnostics = "--mlir-print-op-on-diagnostic=false";
+  if (llvm::none_of(args, [](char *arg) {
+        return StringRef(arg).ltrim('-').starts_with(
+            "mlir-print-op-on-diagnostic");
+      }))
+    args.insert(args.begin() + 1, quietDiagnostics.data());
+  argc = args.size();
+  argv = args.data();
+
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "ckpt-opt: checkpoint planning for training graphs\n",
+      registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << "ckpt-opt: " << errorMessage << "\n";
+    return 1;
+  }
+  bool isJson = inputFormat == InputFormat::Json ||
+                (inputFormat == InputFormat::Auto &&
+                 (StringRef(inputFilename).ends_with(".json") ||
+                  ckpt::looksLikeJson(input->getBuffer())));
+  if (isJson) {
+    std::string shownName = inputFilename == "-" ? "<stdin>" : inputFilename;
+    input = importJsonToText(std::move(input), shownName, registry);
+    if (!input)
+      return 1;
+  }
+
+  // The output is only kept once the whole pipeline succeeded.
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << "ckpt-opt: " << errorMessage << "\n";
+    return 1;
+  }
+  bool emitIR = emitKind == EmitKind::Mlir ||
+                (emitKind == EmitKind::Auto &&
+                 !(outputFilename == "-" && requestsReport(argc, argv)));
+  llvm::raw_null_ostream discard;
+  llvm::raw_ostream *os = emitIR ? static_cast<llvm::raw_ostream *>(&output->os())
+                                 : &discard;
+  if (failed(MlirOptMain(*os, std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
+}
