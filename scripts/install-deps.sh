@@ -12,7 +12,8 @@ packages=(
   zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev libxml2-dev
   libffi-dev libncurses-dev
   libgtest-dev
-  python3
+  python3 python3-numpy python3-torch python3-torchvision python3-jsonschema
+  python3-pytest
 )
 
 missing=()

@@ -44,6 +44,8 @@ std::string mlir::ckpt::formatFlops(int64_t flops) {
 }
 
 std::string mlir::ckpt::formatSeconds(double seconds) {
+  if (seconds < 1e-6)
+    return llvm::formatv("{0:f2} ns", seconds * 1e9).str();
   if (seconds < 1e-3)
     return llvm::formatv("{0:f1} us", seconds * 1e6).str();
   if (seconds < 1)

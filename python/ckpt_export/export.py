@@ -31,6 +31,15 @@ which are exact for all of the above.
 
 from __future__ import annotations
 
+
+def _portable_path(path):
+    """Returns `path` relative to the working directory when it lies below
+    it (so that exported files do not depend on where a checkout lives),
+    otherwise unchanged."""
+    import os
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
 import json
 import math
 import operator
@@ -226,7 +235,7 @@ class _Lowering:
         if n is not None:
             loc = self.loc_of(n)
             if loc:
-                node["loc"] = {"file": loc[0], "line": loc[1]}
+                node["loc"] = {"file": _portable_path(loc[0]), "line": loc[1]}
             sc = self.scope_of(n)
             if sc:
                 node["scope"] = sc

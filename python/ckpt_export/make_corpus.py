@@ -2,7 +2,10 @@
 
 Writes ``OUTDIR/<model>.<size>.json`` for every model of :data:`ckpt_export.models.MODELS`
 and prints export time, node counts per phase, opaque ops and file size.
-Full-size files are large (tens of MB for the transformers): keep them out of the repo.
+The committed corpus lives in ``examples/graphs/``; regenerate it from the
+repository root (source locations are written relative to the working
+directory) with ``PYTHONPATH=python /usr/bin/python3 -m ckpt_export.make_corpus
+examples/graphs --size both``.
 """
 
 import argparse

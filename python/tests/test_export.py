@@ -246,3 +246,21 @@ def test_cli(tmp_path):
     assert g["format"] == "ckpt-graph" and g["name"] == "mlp32"
     assert sum(n["op"] == "linear" for n in g["nodes"]) == 4
     assert structural_errors(g) == []
+
+
+# scripts/check.sh sets CKPT_OPT, and then the test must run; outside it the
+# test runs when the default build exists.
+CKPT_OPT = os.environ.get("CKPT_OPT") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "build", "bin", "ckpt-opt")
+
+
+@pytest.mark.skipif(not os.environ.get("CKPT_OPT") and not os.path.exists(CKPT_OPT),
+                    reason="ckpt-opt not built")
+@pytest.mark.parametrize("name", ["gpt2", "resnet50", "unet", "llama"])
+def test_cpp_importer_accepts(name, tmp_path):
+    """The C++ importer (op verifiers included) accepts the exported graph, when it is built."""
+    _, res, _ = exported(name)
+    path = tmp_path / "g.json"
+    res.dump(path)
+    r = subprocess.run([CKPT_OPT, str(path), "-o", os.devnull], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]

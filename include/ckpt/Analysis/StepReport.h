@@ -75,7 +75,7 @@ std::string formatBytes(int64_t bytes);
 /// Formats a FLOP count with a decimal prefix: `3.36 GFLOP`.
 std::string formatFlops(int64_t flops);
 
-/// Formats seconds as `12.3 us`, `4.56 ms` or `1.23 s`.
+/// Formats seconds as `3.13 ns`, `12.3 us`, `4.56 ms` or `1.23 s`.
 std::string formatSeconds(double seconds);
 
 /// Returns a one-line sparkline of `values` (block characters, lowest to
