@@ -110,59 +110,67 @@ static std::string decodeKey(llvm::StringRef text, size_t pos, size_t end) {
   return "";
 }
 
-size_t JsonLocator::find(const JsonPath &path) const {
-  size_t pos = skipSpace(0);
-  for (const JsonPathElement &elem : path.elements()) {
-    size_t here = pos;
-    if (elem.index >= 0) {
-      if (pos >= text.size() || text[pos] != '[')
-        return here;
+size_t JsonLocator::findMember(size_t pos, llvm::StringRef key) const {
+  if (pos >= text.size() || text[pos] != '{')
+    return std::string::npos;
+  pos = skipSpace(pos + 1);
+  while (pos < text.size() && text[pos] == '"') {
+    size_t keyEnd = skipString(pos);
+    std::string member = decodeKey(text, pos, keyEnd);
+    pos = skipSpace(keyEnd);
+    if (pos < text.size() && text[pos] == ':')
       pos = skipSpace(pos + 1);
-      for (int64_t i = 0; i < elem.index; ++i) {
-        pos = skipSpace(skipValue(pos));
-        if (pos >= text.size() || text[pos] != ',')
-          return here;
-        pos = skipSpace(pos + 1);
-      }
-      continue;
-    }
-    if (pos >= text.size() || text[pos] != '{')
-      return here;
-    pos = skipSpace(pos + 1);
-    bool found = false;
-    while (pos < text.size() && text[pos] == '"') {
-      size_t keyEnd = skipString(pos);
-      std::string key = decodeKey(text, pos, keyEnd);
-      pos = skipSpace(keyEnd);
-      if (pos < text.size() && text[pos] == ':')
-        pos = skipSpace(pos + 1);
-      if (key == elem.key) {
-        found = true;
-        break;
-      }
-      pos = skipSpace(skipValue(pos));
-      if (pos < text.size() && text[pos] == ',')
-        pos = skipSpace(pos + 1);
-    }
-    if (!found)
-      return here;
+    if (member == key)
+      return pos;
+    pos = skipSpace(skipValue(pos));
+    if (pos < text.size() && text[pos] == ',')
+      pos = skipSpace(pos + 1);
   }
-  return pos;
+  return std::string::npos;
 }
 
-std::vector<size_t> JsonLocator::arrayElements(const JsonPath &path) const {
-  std::vector<size_t> result;
-  size_t pos = find(path);
-  if (pos >= text.size() || text[pos] != '[')
-    return result;
+const std::vector<size_t> &
+JsonLocator::elementsAt(size_t pos, const std::string &path) const {
+  auto [it, inserted] = arrayCache.try_emplace(path);
+  if (!inserted || pos >= text.size() || text[pos] != '[')
+    return it->second;
+  std::vector<size_t> &offsets = it->second;
   pos = skipSpace(pos + 1);
   while (pos < text.size() && text[pos] != ']') {
-    result.push_back(pos);
+    offsets.push_back(pos);
     pos = skipSpace(skipValue(pos));
     if (pos < text.size() && text[pos] == ',')
       pos = skipSpace(pos + 1);
     else
       break;
   }
-  return result;
+  return offsets;
+}
+
+size_t JsonLocator::find(const JsonPath &path) const {
+  size_t pos = skipSpace(0);
+  std::string prefix;
+  for (const JsonPathElement &elem : path.elements()) {
+    std::string parent = prefix;
+    prefix += elem.index >= 0 ? "[" + std::to_string(elem.index) + "]"
+                              : "." + elem.key;
+    auto cached = valueCache.find(prefix);
+    if (cached != valueCache.end()) {
+      pos = cached->second;
+      continue;
+    }
+    size_t next;
+    if (elem.index >= 0) {
+      const std::vector<size_t> &elements = elementsAt(pos, parent);
+      next = static_cast<size_t>(elem.index) < elements.size()
+                 ? elements[elem.index]
+                 : std::string::npos;
+    } else {
+      next = findMember(pos, elem.key);
+    }
+    if (next == std::string::npos)
+      return pos; // The deepest existing prefix.
+    valueCache[prefix] = pos = next;
+  }
+  return pos;
 }

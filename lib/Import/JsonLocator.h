@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -41,6 +42,9 @@ private:
 };
 
 /// Maps JSON paths of a syntactically valid document to source positions.
+/// Positions of visited values and the element offsets of visited arrays are
+/// cached, so locating every node of a document costs one pass over it, not
+/// one pass per node.
 class JsonLocator {
 public:
   explicit JsonLocator(llvm::StringRef text);
@@ -49,10 +53,6 @@ public:
   /// of `path` that exists.
   size_t find(const JsonPath &path) const;
 
-  /// Returns the byte offsets of the elements of the array at `path` (empty
-  /// if the value there is not an array).
-  std::vector<size_t> arrayElements(const JsonPath &path) const;
-
   /// Returns the 1-based line and column of byte `offset`.
   std::pair<unsigned, unsigned> lineColumn(size_t offset) const;
 
@@ -60,9 +60,18 @@ private:
   size_t skipSpace(size_t pos) const;
   size_t skipString(size_t pos) const;
   size_t skipValue(size_t pos) const;
+  /// Returns the offset of member `key` of the object at `pos`, or npos.
+  size_t findMember(size_t pos, llvm::StringRef key) const;
+  /// Returns the element offsets of the array at `pos` (cached by `path`).
+  const std::vector<size_t> &elementsAt(size_t pos,
+                                        const std::string &path) const;
 
   llvm::StringRef text;
   std::vector<size_t> lineStarts;
+  /// Offset of the value at each path visited so far.
+  mutable llvm::StringMap<size_t> valueCache;
+  /// Element offsets of each array visited so far, by path.
+  mutable llvm::StringMap<std::vector<size_t>> arrayCache;
 };
 
 } // namespace mlir::ckpt
