@@ -256,7 +256,7 @@ CKPT_OPT = os.environ.get("CKPT_OPT") or os.path.join(
 
 @pytest.mark.skipif(not os.environ.get("CKPT_OPT") and not os.path.exists(CKPT_OPT),
                     reason="ckpt-opt not built")
-@pytest.mark.parametrize("name", ["gpt2", "resnet50", "unet", "llama"])
+@pytest.mark.parametrize("name", sorted(MODELS))
 def test_cpp_importer_accepts(name, tmp_path):
     """The C++ importer (op verifiers included) accepts the exported graph, when it is built."""
     _, res, _ = exported(name)
