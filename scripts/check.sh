@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build everything, and run every
 # test: the lit regression tests and GoogleTest unit tests (in parallel), then
-# the Python exporter's tests (pytest, Debian's interpreter and torch). Ends
-# with one line `N passed, N failed` over both; exits non-zero on any failure.
+# the Python exporter's tests (pytest, Debian's interpreter and torch), then
+# the same lit suite built with ASan+UBSan (scripts/sanitize.sh), then each
+# libFuzzer target for CKPT_FUZZ_SECONDS seconds (default 60; scripts/fuzz.sh).
+# Ends with one line `N passed, N failed` over all of them (each fuzz target
+# counts as one test); exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,8 +17,8 @@ trap 'rm -f "$log"' EXIT
 status=0
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test 2>&1 | tee "$log" || status=$?
 
-count() { # count <lit result label>
-  awk -v label="$1" '$1 == label":" { n = $2 } END { print n + 0 }' "$log"
+count() { # count <lit result label> [log]
+  awk -v label="$1" '$1 == label":" { n = $2 } END { print n + 0 }' "${2:-$log}"
 }
 passed=$(( $(count Passed) + $(count Expectedly) ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) ))
@@ -35,5 +38,26 @@ if [ "$pystatus" -ne 0 ] && [ "$pyfailed" -eq 0 ]; then
   pyfailed=1 # pytest failed without a count (e.g. exit 5: no tests collected)
 fi
 
-echo "$((passed + pypassed)) passed, $((failed + pyfailed)) failed"
-[ "$status" -eq 0 ] && [ "$pystatus" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$pyfailed" -eq 0 ]
+# The lit suite again, built with ASan+UBSan; a sanitizer report that no
+# test caught (e.g. under `not ckpt-opt`) counts as one more failure each.
+sanstatus=0
+bash scripts/sanitize.sh 2>&1 | tee "$log" || sanstatus=$?
+sanpassed=$(( $(count Passed) + $(count Expectedly) ))
+sanfailed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) \
+  + $(awk '$1 == "Sanitizer" && $2 == "reports:" { n = $3 } END { print n + 0 }' "$log") ))
+if [ "$sanstatus" -ne 0 ] && [ "$sanfailed" -eq 0 ]; then
+  sanfailed=1 # the build or lit failed without a per-test count
+fi
+
+# Fuzzing, bounded: one test per target.
+fuzzstatus=0
+bash scripts/fuzz.sh "${CKPT_FUZZ_SECONDS:-60}" 2>&1 | tee "$log" || fuzzstatus=$?
+fuzzpassed=$(grep -c '^PASS: ckpt-fuzz-' "$log" || true)
+fuzzfailed=$(grep -c '^FAIL: ckpt-fuzz-' "$log" || true)
+if [ "$fuzzstatus" -ne 0 ] && [ "$fuzzfailed" -eq 0 ]; then
+  fuzzfailed=1 # the fuzz build failed before any target ran
+fi
+
+echo "$((passed + pypassed + sanpassed + fuzzpassed)) passed, $((failed + pyfailed + sanfailed + fuzzfailed)) failed"
+[ "$status" -eq 0 ] && [ "$pystatus" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$pyfailed" -eq 0 ] &&
+  [ "$sanstatus" -eq 0 ] && [ "$sanfailed" -eq 0 ] && [ "$fuzzstatus" -eq 0 ] && [ "$fuzzfailed" -eq 0 ]

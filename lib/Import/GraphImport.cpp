@@ -344,26 +344,40 @@ Location GraphImporter::nodeLocation(const json::Object &node,
 }
 
 /// Returns the chain of nodes from `from` back to `to` through inputs, if
-/// `from` depends on `to`.
+/// `from` depends on `to`. A depth-first search in input order with an
+/// explicit stack: a dependency chain is as long as the graph, far deeper than
+/// the call stack allows.
 static bool findDependency(size_t from, size_t to,
                            ArrayRef<SmallVector<std::string>> nodeInputs,
                            const llvm::StringMap<ValueSource> &sources,
                            SmallVectorImpl<size_t> &chain,
                            llvm::DenseSet<size_t> &visited) {
-  if (!visited.insert(from).second)
-    return false;
-  chain.push_back(from);
-  if (from == to)
+  // Each frame: a node on the current path and its next input to follow.
+  SmallVector<std::pair<size_t, size_t>> stack;
+  auto enter = [&](size_t node) {
+    if (!visited.insert(node).second)
+      return false;
+    chain.push_back(node);
+    stack.push_back({node, 0});
     return true;
-  for (const std::string &id : nodeInputs[from]) {
+  };
+  if (enter(from) && from == to)
+    return true;
+  while (!stack.empty()) {
+    auto &[node, next] = stack.back();
+    if (next == nodeInputs[node].size()) {
+      stack.pop_back();
+      chain.pop_back();
+      continue;
+    }
+    const std::string &id = nodeInputs[node][next++];
     auto it = sources.find(id);
     if (id.empty() || it == sources.end() || it->second.node < 0)
       continue;
-    if (findDependency(it->second.node, to, nodeInputs, sources, chain,
-                       visited))
+    size_t producer = it->second.node;
+    if (enter(producer) && producer == to)
       return true;
   }
-  chain.pop_back();
   return false;
 }
 
@@ -577,6 +591,30 @@ LogicalResult GraphImporter::importOutputs(const json::Array &outputs,
   return success();
 }
 
+/// Deepest nesting of arrays and objects the importer accepts. Graph format
+/// v1 needs a handful of levels.
+static constexpr size_t kMaxJsonDepth = 256;
+
+/// Returns the offset of the first bracket nested deeper than kMaxJsonDepth
+/// in `text`, outside strings, if any.
+static std::optional<size_t> findExcessiveNesting(StringRef text) {
+  size_t depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 /// Returns `name` as a valid symbol name: characters other than letters,
 /// digits, `_`, `.` and `$` become `_`; a leading digit gets a `_` prefix.
 static std::string sanitizeSymbolName(StringRef name) {
@@ -594,6 +632,15 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   JsonPath root;
   json::Value document = nullptr;
   {
+    // llvm::json parses (and destroys) values recursively: bound the nesting
+    // before it sees the text, or deep input overflows the stack.
+    if (std::optional<size_t> offset = findExcessiveNesting(text)) {
+      auto [line, column] = locator.lineColumn(*offset);
+      emitError(FileLineColLoc::get(context, fileName, line, column))
+          << "invalid JSON: nested deeper than " << kMaxJsonDepth
+          << " levels";
+      return nullptr;
+    }
     llvm::Expected<json::Value> parsed = json::parse(text);
     if (!parsed) {
       std::string message = llvm::toString(parsed.takeError());

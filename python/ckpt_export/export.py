@@ -31,15 +31,6 @@ which are exact for all of the above.
 
 from __future__ import annotations
 
-
-def _portable_path(path):
-    """Returns `path` relative to the working directory when it lies below
-    it (so that exported files do not depend on where a checkout lives),
-    otherwise unchanged."""
-    import os
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
 import json
 import math
 import operator
@@ -50,8 +41,18 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 import torch.fx
+from ckpt_graphs import format as graph_format
 
 from .capture import Capture, LossModule, capture, user_frame
+
+
+def _portable_path(path):
+    """Returns `path` relative to the working directory when it lies below
+    it (so that exported files do not depend on where a checkout lives),
+    otherwise unchanged."""
+    import os
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 aten = torch.ops.aten
 
@@ -77,8 +78,7 @@ class ExportResult:
         return self.graph["nodes"]
 
     def dump(self, path):
-        with open(path, "w") as f:
-            json.dump(self.graph, f, separators=(",", ":"))
+        graph_format.dump(self.graph, path)
 
 
 def _numel(shape):

@@ -18,6 +18,8 @@ import json
 import math
 import sys
 
+from ckpt_graphs import format as graph_format
+
 
 class GraphBuilder:
     """Accumulates inputs, nodes and outputs of one graph-format-v1 document."""
@@ -344,12 +346,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     doc = build(args.layers, args.hidden, args.heads, args.seq, args.batch,
                 args.vocab, args.dtype, args.dropout, attention=args.attention)
-    text = json.dumps(doc, indent=None, separators=(",", ":"))
+    text = graph_format.dumps(doc)
     if args.output == "-":
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(text)
     else:
         with open(args.output, "w") as f:
-            f.write(text + "\n")
+            f.write(text)
     return 0
 
 

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InputNesting.h"
+
 #include "ckpt/Import/GraphImport.h"
 #include "ckpt/InitAll.h"
 
@@ -16,6 +18,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -82,6 +85,54 @@ importJsonToText(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                               fileName.str() + " (imported)");
 }
 
+/// Opens the output. A regular file is written under a unique temporary name
+/// in the same directory and only renamed over `path` by commitOutput, once
+/// the whole pipeline succeeded: a failed or killed run never leaves a partial
+/// output, and never clobbers an existing one. stdout (`-`), special files
+/// (`/dev/null`, pipes) and symbolic links are written in place. `tempPath`
+/// is set to the temporary name, or left empty when writing in place.
+static std::unique_ptr<llvm::ToolOutputFile>
+openOutput(StringRef path, std::string &tempPath, std::string &errorMessage) {
+  namespace fs = llvm::sys::fs;
+  fs::file_status status;
+  bool inPlace = path == "-" || (!fs::status(path, status, /*follow=*/false) &&
+                                 status.type() != fs::file_type::regular_file);
+  if (inPlace)
+    return openOutputFile(path, &errorMessage);
+  int fd;
+  SmallString<128> temp;
+  if (std::error_code error =
+          fs::createUniqueFile(path + ".tmp-%%%%%%%%", fd, temp)) {
+    errorMessage = "cannot open output file '" + path.str() +
+                   "': " + error.message();
+    return nullptr;
+  }
+  tempPath = temp.str().str();
+  return std::make_unique<llvm::ToolOutputFile>(tempPath, fd);
+}
+
+/// Flushes the output and moves it to `path`; reports failure (a full disk,
+/// a failed rename) as an error, the temporary file then being removed.
+static LogicalResult commitOutput(llvm::ToolOutputFile &output, StringRef path,
+                                  StringRef tempPath) {
+  output.os().flush(); // Not close(): the output may be stdout.
+  if (std::error_code error = output.os().error()) {
+    llvm::errs() << "ckpt-opt: cannot write '" << path
+                 << "': " << error.message() << "\n";
+    output.os().clear_error();
+    return failure();
+  }
+  if (!tempPath.empty()) {
+    if (std::error_code error = llvm::sys::fs::rename(tempPath, path)) {
+      llvm::errs() << "ckpt-opt: cannot write '" << path
+                   << "': " << error.message() << "\n";
+      return failure();
+    }
+  }
+  output.keep();
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   ckpt::registerAllPasses();
@@ -122,11 +173,23 @@ int main(int argc, char **argv) {
     input = importJsonToText(std::move(input), shownName, registry);
     if (!input)
       return 1;
+  } else if (std::optional<size_t> offset =
+                 ckpt_opt::findExcessiveMlirNesting(input->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    StringRef buffer = input->getBuffer();
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    sourceMgr.PrintMessage(
+        llvm::errs(), llvm::SMLoc::getFromPointer(buffer.data() + *offset),
+        llvm::SourceMgr::DK_Error,
+        "nested deeper than " + llvm::Twine(ckpt_opt::kMaxMlirNesting) +
+            " levels of brackets");
+    return 1;
   }
 
   // The output is only kept once the whole pipeline succeeded.
+  std::string tempPath;
   std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &errorMessage);
+      openOutput(outputFilename, tempPath, errorMessage);
   if (!output) {
     llvm::errs() << "ckpt-opt: " << errorMessage << "\n";
     return 1;
@@ -137,8 +200,8 @@ int main(int argc, char **argv) {
   llvm::raw_null_ostream discard;
   llvm::raw_ostream *os = emitIR ? static_cast<llvm::raw_ostream *>(&output->os())
                                  : &discard;
-  if (failed(MlirOptMain(*os, std::move(input), registry, config)))
+  if (failed(MlirOptMain(*os, std::move(input), registry, config)) ||
+      failed(commitOutput(*output, outputFilename, tempPath)))
     return 1;
-  output->keep();
   return 0;
 }

@@ -104,6 +104,14 @@ LogicalResult CkptDialect::verifyRegionResultAttribute(Operation *op, unsigned,
 
 LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getRecomputeAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'ckpt.recompute' must be a unit attribute";
+    if (getOpPhase(op) != Phase::Forward)
+      return op->emitError() << "'ckpt.recompute' may only mark a forward "
+                                "ckpt op (a recomputed forward value)";
+    return success();
+  }
   if (attr.getName() != getStepAttrName())
     return op->emitError() << "unknown ckpt attribute '"
                            << attr.getName().getValue() << "'";

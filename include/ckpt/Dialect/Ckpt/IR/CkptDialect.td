@@ -42,6 +42,9 @@ def Ckpt_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRoleAttrName() { return "ckpt.role"; }
     /// Name of the result attribute naming the parameter a gradient belongs to.
     static constexpr ::llvm::StringLiteral getGradOfAttrName() { return "ckpt.grad_of"; }
+    /// Name of the unit attribute marking an op as a recomputation (a clone
+    /// of an earlier forward op, placed where the backward pass needs it).
+    static constexpr ::llvm::StringLiteral getRecomputeAttrName() { return "ckpt.recompute"; }
 
   private:
     void registerAttributes();

@@ -91,4 +91,69 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"> {
+  let summary = "Decide which forward values to recompute under a memory budget";
+  let description = [{
+    Builds the rematerialization problem of each training step (one node per
+    op result; views alias their root; arguments are fixed memory), chooses
+    which forward values to keep for the backward pass with `strategy`, and
+    rewrites the function: recomputations become clones of forward ops
+    marked `ckpt.recompute`, placed just before the backward ops that need
+    them; dropped values end at their last forward use; a recomputed dropout
+    keeps its seed and offset, so it reproduces the same mask. The rewritten
+    function's peak memory is then measured again by the independent memory
+    simulation (`MemoryTimeline`) and must be within the budget.
+
+    Strategies:
+    - `none`: keep everything (the no-recompute schedule).
+    - `full`: `torch.utils.checkpoint` around every block: keep only what
+      crosses block boundaries. Blocks are the module scopes of the ops
+      (`h.3.attn.c_attn` belongs to block `h.3`: the path up to its first
+      numeric component); ops outside blocks are kept.
+    - `sqrt`: Chen et al. 2016: segments of ceil(sqrt(#blocks)) consecutive
+      blocks, keeping only what crosses segment boundaries.
+    - `selective`: Megatron-LM's selective recomputation: recompute the
+      attention core (the score `batch_matmul`, `softmax`, the dropout on the
+      probabilities and the probabilities x V `batch_matmul`) and keep GEMM
+      outputs. A fused `ckpt.attention` already saves only its log-sum-exp,
+      so there is nothing to drop for it.
+    - `greedy` (needs a budget): drops the forward values the backward pass
+      reads in order of bytes per unit of recomputation cost until the plan
+      fits, then undoes every drop that is not needed, most expensive first.
+      A heuristic with no optimality guarantee; the scalable optimal engine
+      is being built.
+    - `exact` (needs a budget): Checkmate's MILP (Jain et al. 2020) solved by
+      CBC within `time-limit` seconds: optimal within Checkmate's stage space
+      when proven, otherwise the best plan found and its proven lower bound.
+      For graphs of at most 300 problem nodes.
+
+    `budget` is absolute (`24GiB`, `512MiB`, `1.5GB`, `1000000`) or a
+    fraction of the no-recompute peak (`0.5x`); empty means no budget. With
+    `budget-scope=step` (default) it covers the whole step (arguments,
+    gradients, activations, temporaries, workspace); with `activations` it
+    excludes the arguments. A plan that does not fit is an error that states
+    the plan's peak and the op where it occurs. `explain` emits a remark per
+    function with the plan's figures.
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "Memory budget: bytes with a unit (24GiB, 512MiB) or a fraction of the no-recompute peak (0.5x)">,
+    Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
+           "What the budget covers: step (everything) or activations (all but the arguments)">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"none\"",
+           "none, full, sqrt, selective, greedy or exact">,
+    Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
+           "Cost of recomputation: time (roofline on the profile) or flops">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
+           "Hardware profile for the time objective (h100-sxm, h200, a100-80gb or a .json file)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark with the plan's figures">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
+           "Time limit of the exact engine, in seconds">,
+  ];
+  let statistics = [
+    Statistic<"numRecomputed", "recomputed-ops", "Number of recomputed ops">,
+  ];
+}
+
 #endif // CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_TD

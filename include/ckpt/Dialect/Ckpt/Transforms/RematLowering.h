@@ -1,0 +1,63 @@
+//===- RematLowering.h - Between the IR and the remat problem ----*- C++ -*-===//
+//
+// Builds the plain rematerialization problem of a step function, and rewrites
+// the function so that a solution's recomputations become explicit ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_DIALECT_CKPT_TRANSFORMS_REMATLOWERING_H
+#define CKPT_DIALECT_CKPT_TRANSFORMS_REMATLOWERING_H
+
+#include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Remat/RematProblem.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <vector>
+
+namespace mlir::ckpt {
+
+/// What a problem node stands for in the IR.
+struct NodeOrigin {
+  /// The op computing the node.
+  Operation *op = nullptr;
+  /// The result of `op` the node's buffer holds.
+  unsigned resultIndex = 0;
+};
+
+/// How costs and recomputability are derived from the IR.
+struct RematProblemOptions {
+  /// Cost of a node: the cost model's seconds, or the op's FLOPs when null.
+  const CostModel *costModel = nullptr;
+  /// Only forward ops may be recomputed (training steps); otherwise any op.
+  bool forwardOnly = true;
+};
+
+/// A problem with the IR op behind every node.
+struct RematProblemWithOrigins {
+  remat::Problem problem;
+  std::vector<NodeOrigin> origins;
+};
+
+/// Builds the problem of `func` (one block of ckpt ops): one node per op
+/// result, in op order; results after the first are projections of the
+/// first; views are not nodes (reading a view reads its root); the
+/// arguments are fixed memory. A primary's workspace includes the bytes of
+/// its projections, so that the node sequence never underestimates the
+/// memory of the op that produces all results at once. Fails with a
+/// diagnostic on ops without a cost model.
+FailureOr<RematProblemWithOrigins>
+buildRematProblem(func::FuncOp func, const RematProblemOptions &options);
+
+/// Rewrites `func` to execute `schedule` (valid for `problem`): ops are
+/// reordered into schedule order, every computation after a node's first
+/// becomes a clone marked `ckpt.recompute`, every read uses the latest
+/// computation, and views are re-created on the copy they alias. Returns the
+/// number of recomputed ops.
+int64_t materializeSchedule(func::FuncOp func,
+                            const RematProblemWithOrigins &problem,
+                            const remat::Schedule &schedule);
+
+} // namespace mlir::ckpt
+
+#endif // CKPT_DIALECT_CKPT_TRANSFORMS_REMATLOWERING_H

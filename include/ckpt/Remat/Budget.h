@@ -1,0 +1,32 @@
+//===- Budget.h - Memory budgets as users write them -------------*- C++ -*-===//
+
+#ifndef CKPT_REMAT_BUDGET_H
+#define CKPT_REMAT_BUDGET_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::ckpt::remat {
+
+/// A memory budget: an absolute byte count or a fraction of a reference
+/// peak (the no-recompute peak).
+struct Budget {
+  std::optional<int64_t> bytes;
+  std::optional<double> fraction;
+
+  /// Returns the budget in bytes given the reference peak.
+  int64_t resolve(int64_t referencePeak) const;
+};
+
+/// Parses `24GiB`, `512 MiB`, `1.5GB`, `4096`, `4096B` (binary units KiB,
+/// MiB, GiB, TiB; decimal KB, MB, GB, TB) or `0.5x`. On failure returns
+/// std::nullopt and sets `error`.
+std::optional<Budget> parseBudget(const std::string &text, std::string &error);
+
+/// Formats bytes in binary units for messages (`1.50 GiB`).
+std::string formatBudgetBytes(int64_t bytes);
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_BUDGET_H

@@ -1,0 +1,117 @@
+//===- ExactSolvers.h - Exact rematerialization engines ---------*- C++ -*-===//
+//
+// Two exact engines for the plain rematerialization problem of
+// RematProblem.h, both over the same "stage" solution space of Checkmate
+// (Jain et al., MLSys 2020):
+//
+//  * Stage s computes the group s (a node together with its projections) last
+//    and, before it, any subset of earlier recomputable groups, each once and
+//    in problem order. A solution is the matrix R[s][g] (group g computed in
+//    stage s); its schedule is: for s in order, for g <= s with R[s][g] = 1
+//    in increasing g, every member of g.
+//  * `solveMilp` solves Checkmate's mixed-integer program with CBC.
+//  * `solveExhaustive` enumerates every R matrix of a tiny problem.
+//
+// Both engines judge memory exactly as `evaluateSchedule` does; for every R,
+// the MILP can reproduce the evaluator's live bytes step by step, so both
+// have the same optimum (see MilpSolver.cpp). Every schedule either returns
+// has been re-checked with `evaluateSchedule`.
+//
+// The stage space is not every valid schedule: a node is recomputed at most
+// once per stage, and recomputations precede the stage's new group in problem
+// order. "Optimal" below means optimal within this space.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_REMAT_EXACTSOLVERS_H
+#define CKPT_REMAT_EXACTSOLVERS_H
+
+#include "ckpt/Remat/RematProblem.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::ckpt::remat {
+
+/// What an exact engine found.
+struct SolveResult {
+  /// How far the engine got.
+  enum class Status {
+    /// `schedule` is optimal within the stage space (bound == cost).
+    Optimal,
+    /// `schedule` is within the budget; optimality was not proven.
+    Feasible,
+    /// No schedule of the stage space fits the budget.
+    Infeasible,
+    /// Nothing found or nothing proven (time limit, refused, bad problem);
+    /// `message` says why.
+    Unknown,
+  };
+
+  /// The outcome.
+  Status status = Status::Unknown;
+  /// The best schedule found (Optimal, Feasible); empty otherwise.
+  Schedule schedule;
+  /// Total cost of `schedule` (as `evaluateSchedule` computes it).
+  double cost = 0;
+  /// Peak bytes of `schedule` (as `evaluateSchedule` computes it).
+  int64_t peakBytes = 0;
+  /// A proven lower bound on the total cost of every schedule of the stage
+  /// space within the budget (+infinity when Infeasible).
+  double lowerBound = 0;
+  /// Wall-clock seconds spent.
+  double seconds = 0;
+  /// Human-readable details: model size, why nothing was found.
+  std::string message;
+
+  /// Whether `schedule` holds a schedule within the budget.
+  bool hasSchedule() const {
+    return status == Status::Optimal || status == Status::Feasible;
+  }
+};
+
+/// Returns "optimal", "feasible", "infeasible" or "unknown".
+const char *statusName(SolveResult::Status status);
+
+/// Options of `solveMilp`.
+struct MilpOptions {
+  /// Wall-clock limit handed to CBC, in seconds.
+  double timeLimitSeconds = 10;
+  /// Whether CBC prints its log to stdout.
+  bool verbose = false;
+  /// Sizes are measured in a quantum (the gcd of all sizes) so that the
+  /// model's memory rows stay small integers. Above this many quanta in
+  /// total, coarser quanta are used with sizes rounded up and the budget
+  /// rounded down: still safe, but optimality is then not claimed.
+  int64_t maxExactUnits = 100000;
+};
+
+/// Solves the Checkmate MILP for `problem` under `budgetBytes` (fixed bytes
+/// included) with CBC, single-threaded and deterministic. Recomputations the
+/// solution does not need (free ones, which the objective does not see) are
+/// dropped before the schedule is re-checked and returned.
+SolveResult solveMilp(const Problem &problem, int64_t budgetBytes,
+                      const MilpOptions &options);
+
+/// Same, with default options and the given time limit.
+SolveResult solveMilp(const Problem &problem, int64_t budgetBytes,
+                      double timeLimitSeconds);
+
+/// log2 of the number of R matrices of `problem`'s stage space: the sum over
+/// stages of the number of earlier recomputable groups.
+int64_t stageSpaceBits(const Problem &problem);
+
+/// Default limit on `stageSpaceBits` for `solveExhaustive`.
+constexpr int64_t kMaxExhaustiveBits = 22;
+
+/// Enumerates the stage space of `problem` and returns its cheapest schedule
+/// within `budgetBytes` (ties: the shortest order, then the lexicographically
+/// smallest, so the answer is deterministic and zero-cost nodes are not
+/// recomputed needlessly). Refuses
+/// (Unknown) when `stageSpaceBits(problem) > maxBits`.
+SolveResult solveExhaustive(const Problem &problem, int64_t budgetBytes,
+                            int64_t maxBits = kMaxExhaustiveBits);
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_EXACTSOLVERS_H

@@ -1,0 +1,353 @@
+//===- PlaceCheckpoints.cpp - Keep or recompute under a budget ------------===//
+//
+// Implements `ckpt-place-checkpoints`: IR -> remat problem -> strategy ->
+// reference evaluation -> materialization -> independent re-check by the
+// memory simulation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Analysis/MemoryTimeline.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
+#include "ckpt/Remat/Budget.h"
+#include "ckpt/Remat/ExactSolvers.h"
+#include "ckpt/Remat/KeptSetSchedules.h"
+
+#include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::ckpt {
+#define GEN_PASS_DEF_PLACECHECKPOINTSPASS
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h.inc"
+} // namespace mlir::ckpt
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+/// Returns the first NameLoc name inside `loc` (the op's module scope).
+static std::string getScope(Location loc) {
+  std::string scope;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner)) {
+      scope = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return scope;
+}
+
+/// Returns the block a scope belongs to: its path up to and including the
+/// first all-digit component (`h.3.attn.c_attn` -> `h.3`), or "".
+static std::string getBlockOfScope(StringRef scope) {
+  SmallVector<StringRef> parts;
+  scope.split(parts, '.');
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (!parts[i].empty() && llvm::all_of(parts[i], llvm::isDigit))
+      return llvm::join(ArrayRef<StringRef>(parts).take_front(i + 1), ".");
+  return "";
+}
+
+/// Returns the block index of every node (-1 outside blocks), numbering
+/// blocks in order of first appearance.
+static std::vector<int32_t> getNodeBlocks(const RematProblemWithOrigins &p) {
+  llvm::StringMap<int32_t> ids;
+  std::vector<int32_t> blockOf;
+  for (const NodeOrigin &origin : p.origins) {
+    std::string block = getBlockOfScope(getScope(origin.op->getLoc()));
+    if (block.empty()) {
+      blockOf.push_back(-1);
+      continue;
+    }
+    auto [it, inserted] = ids.try_emplace(block, ids.size());
+    blockOf.push_back(it->second);
+  }
+  return blockOf;
+}
+
+/// Returns the op defining the storage `value` aliases (through views).
+static Operation *getStorageOp(Value value) {
+  Operation *def = value.getDefiningOp();
+  while (def) {
+    auto costOp = dyn_cast<CostOpInterface>(def);
+    if (!costOp || !costOp.isView())
+      break;
+    def = def->getOperand(0).getDefiningOp();
+  }
+  return def;
+}
+
+/// Marks the ops of unfused attention cores (Megatron-LM's selective
+/// recomputation): forward softmaxes, dropouts of their output, the score
+/// batch_matmuls feeding them and the batch_matmuls reading their output.
+static llvm::DenseSet<Operation *> findAttentionCores(func::FuncOp func) {
+  llvm::DenseSet<Operation *> core;
+  auto forward = [](Operation *op) {
+    return op && getOpPhase(op) == Phase::Forward;
+  };
+  func.walk([&](SoftmaxOp softmax) {
+    if (!forward(softmax))
+      return;
+    core.insert(softmax);
+    if (Operation *scores = getStorageOp(softmax.getInput());
+        forward(scores) && isa<BatchMatmulOp>(scores))
+      core.insert(scores);
+  });
+  func.walk([&](DropoutOp dropout) {
+    if (forward(dropout) && core.contains(getStorageOp(dropout.getInput())))
+      core.insert(dropout);
+  });
+  func.walk([&](BatchMatmulOp matmul) {
+    if (!forward(matmul) || core.contains(matmul))
+      return;
+    for (Value operand : matmul->getOperands())
+      if (Operation *def = getStorageOp(operand);
+          def && isa<SoftmaxOp, DropoutOp>(def) && core.contains(def))
+        core.insert(matmul);
+  });
+  return core;
+}
+
+/// Drop decisions of Megatron-LM's selective recomputation.
+static std::vector<bool> dropAttentionCores(func::FuncOp func,
+                                            const RematProblemWithOrigins &p) {
+  llvm::DenseSet<Operation *> core = findAttentionCores(func);
+  std::vector<bool> drop(p.problem.nodes.size(), false);
+  for (size_t i = 0; i < drop.size(); ++i)
+    drop[i] = core.contains(p.origins[i].op);
+  return drop;
+}
+
+namespace {
+
+struct PlaceCheckpointsPass
+    : public mlir::ckpt::impl::PlaceCheckpointsPassBase<PlaceCheckpointsPass> {
+  using PlaceCheckpointsPassBase::PlaceCheckpointsPassBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Returns the drop decisions of the chosen strategy, or failure.
+  /// `limit` is the budget in bytes (-1: none).
+  FailureOr<std::vector<bool>>
+  chooseDrops(func::FuncOp func, const RematProblemWithOrigins &problem,
+              int64_t limit);
+
+  /// Runs the exact MILP engine; `note` receives its status and bound.
+  FailureOr<remat::Schedule> solveExactly(func::FuncOp func,
+                                          const RematProblemWithOrigins &p,
+                                          int64_t limit, std::string &note);
+
+  /// Reports that no plan fits `limit`, with the floor every plan needs.
+  void reportInfeasible(func::FuncOp func, const RematProblemWithOrigins &p,
+                        int64_t limit, int64_t planPeak, Operation *peakOp);
+};
+
+} // namespace
+
+FailureOr<std::vector<bool>>
+PlaceCheckpointsPass::chooseDrops(func::FuncOp func,
+                                  const RematProblemWithOrigins &p,
+                                  int64_t limit) {
+  const size_t n = p.problem.nodes.size();
+  if (strategy == "greedy") {
+    if (limit < 0) {
+      emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'greedy' "
+                                  "needs a budget";
+      return failure();
+    }
+    // Start also from the baselines, so that greedy never costs more than a
+    // baseline that fits.
+    std::vector<int32_t> blocks = getNodeBlocks(p);
+    std::vector<std::vector<bool>> seeds = {
+        remat::dropInsideBlocks(p.problem, blocks),
+        remat::dropInsideBlocks(p.problem,
+                                remat::groupBlocksIntoSqrtSegments(blocks)),
+        dropAttentionCores(func, p)};
+    remat::GreedyResult greedy =
+        remat::searchDropsGreedily(p.problem, limit, seeds);
+    if (greedy.drop.empty()) {
+      reportInfeasible(func, p, limit, -1, nullptr);
+      return failure();
+    }
+    return greedy.drop;
+  }
+  if (strategy == "none")
+    return std::vector<bool>(n, false);
+  if (strategy == "full")
+    return remat::dropInsideBlocks(p.problem, getNodeBlocks(p));
+  if (strategy == "sqrt")
+    return remat::dropInsideBlocks(
+        p.problem, remat::groupBlocksIntoSqrtSegments(getNodeBlocks(p)));
+  if (strategy == "selective")
+    return dropAttentionCores(func, p);
+  emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown strategy '"
+                           << strategy
+                           << "' (expected none, full, sqrt, selective, "
+                              "greedy or exact)";
+  return failure();
+}
+
+/// Largest problem the exact engine is run on.
+static constexpr size_t kMaxExactNodes = 300;
+
+FailureOr<remat::Schedule>
+PlaceCheckpointsPass::solveExactly(func::FuncOp func,
+                                   const RematProblemWithOrigins &p,
+                                   int64_t limit, std::string &note) {
+  if (limit < 0) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'exact' "
+                                "needs a budget";
+    return failure();
+  }
+  if (p.problem.nodes.size() > kMaxExactNodes) {
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: strategy 'exact' handles at most "
+        << kMaxExactNodes << " problem nodes; this function has "
+        << p.problem.nodes.size() << " (use greedy)";
+    return failure();
+  }
+  remat::SolveResult result = remat::solveMilp(p.problem, limit, timeLimit);
+  if (result.status == remat::SolveResult::Status::Infeasible) {
+    reportInfeasible(func, p, limit, -1, nullptr);
+    return failure();
+  }
+  if (!result.hasSchedule()) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: the exact engine "
+                                "found no plan: "
+                             << result.message;
+    return failure();
+  }
+  note = (" engine=" + Twine(remat::statusName(result.status)) +
+          " lower-bound=" + llvm::formatv("{0:e4}", result.lowerBound) +
+          " solve-seconds=" + llvm::formatv("{0:f2}", result.seconds))
+             .str();
+  return std::move(result.schedule);
+}
+
+void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
+                                            const RematProblemWithOrigins &p,
+                                            int64_t limit, int64_t planPeak,
+                                            Operation *peakOp) {
+  remat::MemoryFloor floor = remat::computeMemoryFloor(p.problem);
+  InFlightDiagnostic diag = emitError(func.getLoc())
+                            << "ckpt-place-checkpoints: ";
+  if (planPeak >= 0)
+    diag << "the '" << strategy << "' plan needs "
+         << remat::formatBudgetBytes(planPeak) << " (" << planPeak
+         << " bytes) at its peak, over the budget of ";
+  else
+    diag << "strategy '" << strategy << "' found no plan within the budget of ";
+  diag << remat::formatBudgetBytes(limit) << " (" << limit << " bytes)";
+  if (peakOp)
+    diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
+                                         "op runs";
+  if (floor.node >= 0)
+    diag.attachNote(p.origins[floor.node].op->getLoc())
+        << "no plan can use less than " << remat::formatBudgetBytes(floor.bytes)
+        << " (" << floor.bytes
+        << " bytes): while this op runs, its inputs, outputs and workspace, "
+           "the step's arguments and the gradients already computed must all "
+           "be in memory";
+}
+
+void PlaceCheckpointsPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.isExternal())
+    return;
+  std::string error;
+  std::optional<remat::Budget> parsedBudget;
+  if (!budget.empty() &&
+      !(parsedBudget = remat::parseBudget(budget, error))) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: " << error;
+    return signalPassFailure();
+  }
+  if (budgetScope != "step" && budgetScope != "activations") {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown budget-scope '"
+                             << budgetScope << "' (expected step or activations)";
+    return signalPassFailure();
+  }
+  std::optional<RooflineCostModel> model;
+  if (objective == "time") {
+    FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);
+    if (failed(hardware)) {
+      emitError(func.getLoc()) << "ckpt-place-checkpoints: " << error;
+      return signalPassFailure();
+    }
+    model.emplace(*hardware);
+  } else if (objective != "flops") {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown objective '"
+                             << objective << "' (expected time or flops)";
+    return signalPassFailure();
+  }
+
+  RematProblemOptions options;
+  options.costModel = model ? &*model : nullptr;
+  FailureOr<RematProblemWithOrigins> problem = buildRematProblem(func, options);
+  if (failed(problem))
+    return signalPassFailure();
+  remat::Evaluation baseline = remat::evaluateSchedule(
+      problem->problem, remat::Schedule::identity(problem->problem));
+  // The budget, in the whole-step terms of the simulation.
+  int64_t limit = -1;
+  if (parsedBudget) {
+    int64_t excluded =
+        budgetScope == "activations" ? problem->problem.fixedBytes : 0;
+    limit = parsedBudget->resolve(baseline.peakBytes - excluded) + excluded;
+  }
+  remat::Schedule schedule;
+  std::string engineNote;
+  if (strategy == "exact") {
+    FailureOr<remat::Schedule> exact = solveExactly(func, *problem, limit, engineNote);
+    if (failed(exact))
+      return signalPassFailure();
+    schedule = std::move(*exact);
+  } else {
+    FailureOr<std::vector<bool>> drop = chooseDrops(func, *problem, limit);
+    if (failed(drop))
+      return signalPassFailure();
+    schedule = remat::scheduleDroppingNodes(problem->problem, *drop);
+  }
+  remat::Evaluation plan = remat::evaluateSchedule(problem->problem, schedule);
+  if (!plan.valid()) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: internal error: the "
+                             << strategy << " schedule is invalid: "
+                             << plan.error;
+    return signalPassFailure();
+  }
+
+  if (limit >= 0 && plan.peakBytes > limit) {
+    reportInfeasible(func, *problem, limit, plan.peakBytes,
+                     problem->origins[schedule.order[plan.peakStep]].op);
+    return signalPassFailure();
+  }
+
+  int64_t recomputedOps = materializeSchedule(func, *problem, schedule);
+  numRecomputed += recomputedOps;
+  // Independent check: simulate the rewritten IR.
+  FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
+  if (failed(timeline))
+    return signalPassFailure();
+  if (timeline->peakBytes > plan.peakBytes ||
+      (limit >= 0 && timeline->peakBytes > limit)) {
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: internal error: the rewritten function "
+           "peaks at "
+        << timeline->peakBytes << " bytes, the plan promised "
+        << plan.peakBytes;
+    return signalPassFailure();
+  }
+  if (explain) {
+    double overhead = plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
+    emitRemark(func.getLoc())
+        << "checkpoint plan: strategy=" << strategy << " peak="
+        << timeline->peakBytes << " (no-recompute " << baseline.peakBytes
+        << ") budget=" << (limit >= 0 ? std::to_string(limit) : "none")
+        << " recomputed-ops=" << recomputedOps << " overhead="
+        << llvm::formatv("{0:f4}", overhead).str() << " (" << objective
+        << ")" << engineNote;
+  }
+}

@@ -1,0 +1,170 @@
+//===- RematLowering.cpp - Between the IR and the remat problem -----------===//
+
+#include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
+
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+/// Returns the non-view value whose storage `value` uses.
+static Value getStorageRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto costOp = dyn_cast<CostOpInterface>(def);
+    if (!costOp || !costOp.isView())
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+FailureOr<RematProblemWithOrigins>
+mlir::ckpt::buildRematProblem(func::FuncOp func,
+                              const RematProblemOptions &options) {
+  RematProblemWithOrigins result;
+  remat::Problem &problem = result.problem;
+  Block &body = func.getBody().front();
+  for (BlockArgument arg : body.getArguments())
+    problem.fixedBytes = addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
+
+  llvm::DenseMap<Value, int32_t> nodeOf;
+  for (Operation &op : body.without_terminator()) {
+    auto costOp = dyn_cast<CostOpInterface>(&op);
+    if (!costOp)
+      return op.emitOpError() << "has no cost model; checkpoint placement "
+                                 "only handles ckpt ops";
+    if (costOp.isView())
+      continue;
+    OpCost cost = costOp.getCost();
+    bool recomputable =
+        !options.forwardOnly || getOpPhase(&op) == Phase::Forward;
+    int32_t primary = static_cast<int32_t>(problem.nodes.size());
+    for (OpResult res : op.getResults()) {
+      remat::Node node;
+      node.name = (op.getName().getStringRef() + "#" +
+                   Twine(problem.nodes.size()))
+                      .str();
+      node.bytes = getTensorBytes(res.getType());
+      node.recomputable = recomputable;
+      if (res.getResultNumber() == 0) {
+        node.cost = options.costModel
+                        ? options.costModel->estimateSeconds(&op)
+                        : static_cast<double>(cost.flops);
+        node.workspace = cost.workspaceBytes;
+        for (Value operand : op.getOperands()) {
+          auto it = nodeOf.find(getStorageRoot(operand));
+          if (it != nodeOf.end() &&
+              !llvm::is_contained(node.deps, it->second))
+            node.deps.push_back(it->second);
+        }
+        llvm::sort(node.deps);
+      } else {
+        node.primary = primary;
+        node.deps = {primary};
+        problem.nodes[primary].workspace =
+            addSat(problem.nodes[primary].workspace, node.bytes);
+      }
+      nodeOf[res] = static_cast<int32_t>(problem.nodes.size());
+      problem.nodes.push_back(std::move(node));
+      result.origins.push_back({&op, res.getResultNumber()});
+    }
+  }
+  for (Value value : body.getTerminator()->getOperands()) {
+    auto it = nodeOf.find(getStorageRoot(value));
+    if (it != nodeOf.end())
+      problem.nodes[it->second].isOutput = true;
+  }
+  return result;
+}
+
+namespace {
+
+/// Rebuilds a function body in schedule order.
+class ScheduleMaterializer {
+public:
+  ScheduleMaterializer(func::FuncOp func, const RematProblemWithOrigins &p)
+      : func(func), problem(p), builder(func.getContext()) {}
+
+  int64_t run(const remat::Schedule &schedule);
+
+private:
+  /// Returns the current copy of `value` (an argument, an op result, or a
+  /// view, which is re-created on the current copy of its root if needed).
+  Value current(Value value);
+
+  func::FuncOp func;
+  const RematProblemWithOrigins &problem;
+  OpBuilder builder;
+  /// Latest copy of every original op result.
+  llvm::DenseMap<Value, Value> latest;
+  /// The copy of a view op made for a given copy of its operand.
+  llvm::DenseMap<std::pair<Operation *, Value>, Value> viewCopies;
+};
+
+} // namespace
+
+Value ScheduleMaterializer::current(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return value;
+  auto costOp = dyn_cast<CostOpInterface>(def);
+  if (costOp && costOp.isView()) {
+    Value base = current(def->getOperand(0));
+    auto key = std::make_pair(def, base);
+    auto it = viewCopies.find(key);
+    if (it != viewCopies.end())
+      return it->second;
+    IRMapping mapping;
+    mapping.map(def->getOperand(0), base);
+    Operation *copy = builder.clone(*def, mapping);
+    Value result = copy->getResult(cast<OpResult>(value).getResultNumber());
+    viewCopies[key] = result;
+    return result;
+  }
+  return latest.lookup(value);
+}
+
+int64_t ScheduleMaterializer::run(const remat::Schedule &schedule) {
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+  SmallVector<Operation *> oldOps;
+  for (Operation &op : body.without_terminator())
+    oldOps.push_back(&op);
+  builder.setInsertionPoint(terminator);
+
+  llvm::DenseSet<Operation *> computed;
+  int64_t recomputed = 0;
+  MLIRContext *context = func.getContext();
+  for (int32_t id : schedule.order) {
+    const remat::Node &node = problem.problem.nodes[id];
+    if (node.primary >= 0)
+      continue; // Produced by the copy of its primary just made.
+    Operation *op = problem.origins[id].op;
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      mapping.map(operand, current(operand));
+    Operation *copy = builder.clone(*op, mapping);
+    if (!computed.insert(op).second) {
+      copy->setAttr(CkptDialect::getRecomputeAttrName(),
+                    UnitAttr::get(context));
+      ++recomputed;
+    }
+    for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+      latest[from] = to;
+  }
+  for (OpOperand &operand : terminator->getOpOperands())
+    operand.set(current(operand.get()));
+  for (Operation *op : llvm::reverse(oldOps))
+    op->erase();
+  return recomputed;
+}
+
+int64_t mlir::ckpt::materializeSchedule(func::FuncOp func,
+                                        const RematProblemWithOrigins &problem,
+                                        const remat::Schedule &schedule) {
+  return ScheduleMaterializer(func, problem).run(schedule);
+}

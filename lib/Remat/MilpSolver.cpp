@@ -1,0 +1,490 @@
+//===- MilpSolver.cpp - Checkmate's MILP for plain rematerialization ------===//
+//
+// The Checkmate formulation (Jain et al., MLSys 2020, Section 4), solved with
+// CBC through its C interface. Stages are groups (a node and its
+// projections, which one computation produces together; see StageSpace.h);
+// G groups, n nodes, m_i = bytes of node i in quanta, w_k = workspace.
+//
+// Variables (only where they can be nonzero; the rest are constants):
+//   R[s][g]  binary, g < s, g recomputable: group g recomputed in stage s.
+//            R[s][s] = 1; R of a non-recomputable earlier group is 0.
+//            A node's R is its group's R.
+//   S[s][i]  binary, 1 <= s < G, node i before group s: node i's buffer is
+//            kept from stage s-1 into stage s. Fixed to 0 when no node that
+//            reads i can run in stage s or later and i is not an output.
+//            S[0][*] = 0; S[G][i] = 1 for outputs, 0 otherwise (the outputs'
+//            last computations are kept to the end).
+//   U[s][k]  continuous in [0, C]: quanta live while node k of stage s runs,
+//            without workspace (C = capacity: budget minus fixed bytes).
+//   F[s][i][k] continuous in [0, 1] (Checkmate's FREE): node i's buffer is
+//            freed right after node k runs in stage s; i is k or a dep of k.
+//
+// Constraints, for every stage s:
+//   dependencies  R[s][k] <= R[s][i] + S[s][i]   for each edge i -> k between
+//                                                 different groups
+//   retention     S[s+1][i] <= S[s][i] + R[s][i]
+//   single copy   S[s][i] + R[s][i] <= 1          (keeping a copy that is
+//                 recomputed before any read in the stage is never useful)
+//   memory        U[s][first] = sum_i m_i S[s][i] + m_first R[s][first]
+//                 U[s][k] = U[s][k'] - sum_i m_i F[s][i][k'] + m_k R[s][k]
+//                           (k' the previous node that can run in stage s)
+//                 U[s][k] + w_k R[s][k] <= C
+//   freeing       F[s][i][k] <= R[s][k]
+//                 F[s][i][k] <= 1 - S[s+1][i]
+//                 F[s][i][k] <= 1 - R[s][j]  for each reader j > k of i that
+//                                             can run in stage s
+// Objective: minimize sum R[s][g] * cost_g (plus the constant base cost).
+//
+// Checkmate's FREE is the product R[s][k] (1 - S[s+1][i]) prod_j (1 -
+// R[s][j]); here only its upper bounds are imposed, and F is continuous:
+// with integral R and S the bounds leave F in [0, 0] or [0, 1], memory only
+// appears in <= C rows, so freeing less than allowed never helps, and every
+// integral (R, S) is feasible iff it is with the exact product.
+//
+// Agreement with `evaluateSchedule`: for a given R, take the minimal S
+// (S[s][i] = 1 iff the last computation of i before stage s is read in stage
+// s or later, or is an output's final computation). Then the MILP frees every
+// buffer right after the last read bound to it -- the evaluator's rule -- and
+// U[s][k] + w_k equals the evaluator's live bytes at that step, while U at
+// nodes not computed is at most the live bytes of the next computed step. Any
+// other S only keeps more. So an R fits the budget under the evaluator iff
+// some S makes the MILP feasible, and both have the same optimum.
+//
+// Sizes are measured in a quantum: the gcd of all sizes, so rows are exact
+// small integers; beyond MilpOptions::maxExactUnits quanta a coarser quantum
+// rounds sizes up and the capacity down (safe, but not exact).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Remat/ExactSolvers.h"
+
+#include "StageSpace.h"
+
+#include <coin/Cbc_C_Interface.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace mlir::ckpt::remat;
+using namespace mlir::ckpt::remat::detail;
+
+namespace {
+
+/// A model column (col >= 0) or a constant value (col < 0).
+struct Term {
+  int col = -1;
+  double value = 0;
+
+  static Term constant(double value) { return {-1, value}; }
+  static Term column(int col) { return {col, 0}; }
+  bool isConstant() const { return col < 0; }
+  bool isZero() const { return col < 0 && value == 0; }
+  bool isOne() const { return col < 0 && value == 1; }
+};
+
+/// A linear expression: columns with coefficients plus a constant.
+struct LinExpr {
+  std::vector<int> cols;
+  std::vector<double> coefs;
+  double constant = 0;
+
+  LinExpr &add(Term term, double coef) {
+    if (term.isConstant()) {
+      constant += coef * term.value;
+    } else if (coef != 0) {
+      cols.push_back(term.col);
+      coefs.push_back(coef);
+    }
+    return *this;
+  }
+};
+
+/// Memory sizes in quanta.
+struct Quanta {
+  int64_t quantum = 1;
+  std::vector<double> bytes, workspace;
+  /// Quanta available beyond the fixed bytes.
+  double capacity = 0;
+  /// Whether the quantized sizes are exact.
+  bool exact = true;
+};
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Measures `problem`'s sizes in quanta (see MilpOptions::maxExactUnits).
+/// Requires budgetBytes >= problem.fixedBytes.
+Quanta quantize(const Problem &problem, int64_t budgetBytes,
+                int64_t maxExactUnits) {
+  Quanta q;
+  int64_t gcd = 0, total = 0, maxWorkspace = 0;
+  for (const Node &node : problem.nodes) {
+    gcd = std::gcd(gcd, std::gcd(node.bytes, node.workspace));
+    total += node.bytes;
+    maxWorkspace = std::max(maxWorkspace, node.workspace);
+  }
+  total += maxWorkspace;
+  q.quantum = std::max<int64_t>(gcd, 1);
+  if (total / q.quantum > maxExactUnits) {
+    q.quantum = std::max(q.quantum,
+                         ceilDiv(total, std::max<int64_t>(maxExactUnits, 1)));
+    q.exact = false;
+  }
+  for (const Node &node : problem.nodes) {
+    q.bytes.push_back(static_cast<double>(ceilDiv(node.bytes, q.quantum)));
+    q.workspace.push_back(
+        static_cast<double>(ceilDiv(node.workspace, q.quantum)));
+  }
+  q.capacity =
+      static_cast<double>((budgetBytes - problem.fixedBytes) / q.quantum);
+  return q;
+}
+
+/// Builds the MILP in a CBC model and reads its solution back.
+class CheckmateModel {
+public:
+  CheckmateModel(const Problem &problem, const Quanta &quanta)
+      : problem(problem), quanta(quanta), groups(buildStageGroups(problem)),
+        model(Cbc_newModel()) {}
+  ~CheckmateModel() { Cbc_deleteModel(model); }
+  CheckmateModel(const CheckmateModel &) = delete;
+  CheckmateModel &operator=(const CheckmateModel &) = delete;
+
+  /// Adds every column and row.
+  void build();
+  /// Solves with CBC; returns false if the model is trivially infeasible.
+  bool solve(const MilpOptions &options);
+  /// The schedule of the solution `values` (one value per column).
+  Schedule extract(const double *values) const;
+
+  /// A constant row was violated while building.
+  bool constantInfeasible = false;
+  int binaries = 0, continuous = 0, rows = 0;
+  const Problem &problem;
+  const Quanta &quanta;
+  StageGroups groups;
+  Cbc_Model *model;
+
+private:
+  Term r(int32_t s, int32_t g) const;
+  Term rNode(int32_t s, int32_t k) const { return r(s, groups.groupOf[k]); }
+  Term keep(int32_t s, int32_t i) const;
+  int addColumn(double lb, double ub, double obj, bool integer);
+  void addRow(const LinExpr &expr, char sense, double rhs);
+  bool keepNeeded(int32_t s, int32_t i) const;
+  void addStageRows(int32_t s);
+  void addMemoryRows(int32_t s);
+  std::vector<std::pair<int, double>> addFrees(int32_t s, int32_t k);
+
+  /// rCols[s][g]: column of R[s][g] or -1.
+  std::vector<std::vector<int>> rCols;
+  /// sCols[s][i]: column of S[s][i] or -1 (i < begin[s]).
+  std::vector<std::vector<int>> sCols;
+  /// Unique readers and unique deps of every node.
+  std::vector<std::vector<int32_t>> readers, deps;
+};
+
+} // namespace
+
+Term CheckmateModel::r(int32_t s, int32_t g) const {
+  if (g == s)
+    return Term::constant(1);
+  if (g > s || rCols[s][g] < 0)
+    return Term::constant(0);
+  return Term::column(rCols[s][g]);
+}
+
+Term CheckmateModel::keep(int32_t s, int32_t i) const {
+  if (s == groups.size())
+    return Term::constant(problem.nodes[i].isOutput ? 1 : 0);
+  if (i >= groups.begin[s] || sCols[s][i] < 0)
+    return Term::constant(0);
+  return Term::column(sCols[s][i]);
+}
+
+int CheckmateModel::addColumn(double lb, double ub, double obj, bool integer) {
+  Cbc_addCol(model, "", lb, ub, obj, integer ? 1 : 0, 0, nullptr, nullptr);
+  ++(integer ? binaries : continuous);
+  return Cbc_getNumCols(model) - 1;
+}
+
+void CheckmateModel::addRow(const LinExpr &expr, char sense, double rhs) {
+  rhs -= expr.constant;
+  if (expr.cols.empty()) {
+    bool ok = sense == 'L'   ? 0 <= rhs + 1e-9
+              : sense == 'G' ? 0 >= rhs - 1e-9
+                             : std::fabs(rhs) <= 1e-9;
+    constantInfeasible |= !ok;
+    return;
+  }
+  Cbc_addRow(model, "", static_cast<int>(expr.cols.size()), expr.cols.data(),
+             expr.coefs.data(), sense, rhs);
+  ++rows;
+}
+
+bool CheckmateModel::keepNeeded(int32_t s, int32_t i) const {
+  if (problem.nodes[i].isOutput)
+    return true;
+  for (int32_t j : readers[i]) {
+    int32_t g = groups.groupOf[j];
+    if (g >= s || groups.recomputable[g])
+      return true;
+  }
+  return false;
+}
+
+void CheckmateModel::build() {
+  const int32_t n = static_cast<int32_t>(problem.nodes.size());
+  readers.resize(n);
+  deps.resize(n);
+  for (int32_t k = 0; k < n; ++k) {
+    deps[k] = problem.nodes[k].deps;
+    std::sort(deps[k].begin(), deps[k].end());
+    deps[k].erase(std::unique(deps[k].begin(), deps[k].end()), deps[k].end());
+    for (int32_t i : deps[k])
+      readers[i].push_back(k);
+  }
+  const int32_t numGroups = groups.size();
+  rCols.assign(numGroups, {});
+  sCols.assign(numGroups, {});
+  for (int32_t s = 0; s < numGroups; ++s) {
+    rCols[s].assign(s, -1);
+    for (int32_t g = 0; g < s; ++g)
+      if (groups.recomputable[g])
+        rCols[s][g] = addColumn(0, 1, groups.cost[g], true);
+    sCols[s].assign(groups.begin[s], -1);
+    for (int32_t i = 0; s > 0 && i < groups.begin[s]; ++i)
+      if (keepNeeded(s, i))
+        sCols[s][i] = addColumn(0, 1, 0, true);
+  }
+  for (int32_t s = 0; s < numGroups; ++s) {
+    addStageRows(s);
+    addMemoryRows(s);
+  }
+}
+
+void CheckmateModel::addStageRows(int32_t s) {
+  const int32_t end = groups.begin[s + 1];
+  for (int32_t k = 0; k < end; ++k) {
+    Term rk = rNode(s, k);
+    for (int32_t i : deps[k])
+      if (!rk.isZero() && groups.groupOf[i] != groups.groupOf[k])
+        addRow(LinExpr().add(rk, 1).add(rNode(s, i), -1).add(keep(s, i), -1),
+               'L', 0);
+    // Retention into the next stage (or to the end, for outputs).
+    addRow(LinExpr().add(keep(s + 1, k), 1).add(keep(s, k), -1).add(rk, -1),
+           'L', 0);
+    Term sk = keep(s, k);
+    if (!sk.isConstant() && !rk.isConstant())
+      addRow(LinExpr().add(sk, 1).add(rk, 1), 'L', 1);
+  }
+}
+
+std::vector<std::pair<int, double>> CheckmateModel::addFrees(int32_t s,
+                                                             int32_t k) {
+  std::vector<std::pair<int, double>> frees;
+  const int32_t end = groups.begin[s + 1];
+  Term rk = rNode(s, k);
+  std::vector<int32_t> candidates = deps[k];
+  candidates.push_back(k);
+  for (int32_t i : candidates) {
+    Term next = keep(s + 1, i);
+    if (quanta.bytes[i] == 0 || next.isOne())
+      continue;
+    // Readers of i that may still run in this stage after k.
+    std::vector<Term> hazards;
+    bool never = false;
+    for (int32_t j : readers[i]) {
+      Term rj = rNode(s, j);
+      if (j <= k || j >= end || rj.isZero())
+        continue;
+      never |= rj.isOne() || rj.col == rk.col;
+      hazards.push_back(rj);
+    }
+    if (never)
+      continue;
+    int f = addColumn(0, 1, 0, false);
+    Term ft = Term::column(f);
+    if (!rk.isConstant())
+      addRow(LinExpr().add(ft, 1).add(rk, -1), 'L', 0);
+    if (!next.isConstant())
+      addRow(LinExpr().add(ft, 1).add(next, 1), 'L', 1);
+    for (Term rj : hazards)
+      addRow(LinExpr().add(ft, 1).add(rj, 1), 'L', 1);
+    frees.push_back({f, quanta.bytes[i]});
+  }
+  return frees;
+}
+
+void CheckmateModel::addMemoryRows(int32_t s) {
+  const int32_t end = groups.begin[s + 1];
+  int prevU = -1;
+  std::vector<std::pair<int, double>> prevFrees;
+  for (int32_t k = 0; k < end; ++k) {
+    Term rk = rNode(s, k);
+    if (rk.isZero())
+      continue;
+    int u = addColumn(0, quanta.capacity, 0, false);
+    LinExpr def;
+    def.add(Term::column(u), 1).add(rk, -quanta.bytes[k]);
+    if (prevU < 0) {
+      for (int32_t i = 0; i < groups.begin[s]; ++i)
+        def.add(keep(s, i), -quanta.bytes[i]);
+    } else {
+      def.add(Term::column(prevU), -1);
+      for (auto [f, bytes] : prevFrees)
+        def.add(Term::column(f), bytes);
+    }
+    addRow(def, 'E', 0);
+    if (quanta.workspace[k] > 0)
+      addRow(LinExpr().add(Term::column(u), 1).add(rk, quanta.workspace[k]),
+             'L', quanta.capacity);
+    prevFrees = addFrees(s, k);
+    prevU = u;
+  }
+}
+
+bool CheckmateModel::solve(const MilpOptions &options) {
+  if (constantInfeasible)
+    return false;
+  if (Cbc_getNumCols(model) == 0)
+    return true;
+  Cbc_setObjSense(model, 1);
+  Cbc_setLogLevel(model, options.verbose ? 1 : 0);
+  if (!options.verbose)
+    Cbc_setParameter(model, "slogLevel", "0");
+  Cbc_setMaximumSeconds(model, std::max(options.timeLimitSeconds, 0.01));
+  Cbc_setParameter(model, "threads", "0");
+  Cbc_setParameter(model, "randomSeed", "1");
+  Cbc_setParameter(model, "randomCbcSeed", "1");
+  Cbc_solve(model);
+  return true;
+}
+
+Schedule CheckmateModel::extract(const double *values) const {
+  Schedule schedule;
+  for (int32_t s = 0; s < groups.size(); ++s)
+    for (int32_t g = 0; g <= s; ++g) {
+      Term rg = r(s, g);
+      if (rg.isOne() || (!rg.isConstant() && values[rg.col] > 0.5))
+        appendGroup(groups, g, schedule.order);
+    }
+  return schedule;
+}
+
+namespace {
+
+/// Fills `result` from the solved `milp`.
+void readSolution(CheckmateModel &milp, int64_t budgetBytes,
+                  SolveResult &result) {
+  const double base = milp.problem.baseCost();
+  const bool exact = milp.quanta.exact;
+  const double inf = std::numeric_limits<double>::infinity();
+  if (Cbc_isProvenInfeasible(milp.model)) {
+    result.status =
+        exact ? SolveResult::Status::Infeasible : SolveResult::Status::Unknown;
+    result.lowerBound = exact ? inf : base;
+    result.message +=
+        exact ? "; proven infeasible" : "; infeasible with rounded sizes";
+    return;
+  }
+  // CBC reports COIN_DBL_MAX for an unknown bound. A model with no integer
+  // column is solved as a plain LP, whose solution is the column solution.
+  double bound = Cbc_getBestPossibleObjValue(milp.model);
+  result.lowerBound = exact && std::fabs(bound) < 1e299 ? base + bound : base;
+  const double *values = Cbc_bestSolution(milp.model);
+  if (!values && Cbc_getNumIntegers(milp.model) == 0 &&
+      Cbc_isProvenOptimal(milp.model))
+    values = Cbc_getColSolution(milp.model);
+  if (!values) {
+    result.message += "; no solution found";
+    return;
+  }
+  result.schedule = milp.extract(values);
+  // Zero-cost recomputations are free in the objective; drop useless ones.
+  dropNeedlessRecomputations(milp.problem, budgetBytes, result.schedule);
+  std::string error = checkSchedule(milp.problem, budgetBytes, result);
+  if (!error.empty()) {
+    result.schedule = {};
+    result.message += "; internal error, MILP solution rejected: " + error;
+    return;
+  }
+  bool optimal = exact && Cbc_isProvenOptimal(milp.model);
+  result.status =
+      optimal ? SolveResult::Status::Optimal : SolveResult::Status::Feasible;
+  result.lowerBound =
+      optimal ? result.cost : std::min(result.lowerBound, result.cost);
+}
+
+/// Fills `result` when every variable was a constant (no CBC run): only the
+/// identity schedule exists.
+void readConstantSolution(CheckmateModel &milp, int64_t budgetBytes,
+                          SolveResult &result) {
+  result.schedule = milp.extract(nullptr);
+  std::string error = checkSchedule(milp.problem, budgetBytes, result);
+  if (!error.empty()) {
+    result.schedule = {};
+    result.message += "; internal error, constant solution rejected: " + error;
+    return;
+  }
+  result.status = milp.quanta.exact ? SolveResult::Status::Optimal
+                                    : SolveResult::Status::Feasible;
+  result.lowerBound = milp.quanta.exact ? result.cost : milp.problem.baseCost();
+}
+
+} // namespace
+
+SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
+                                         int64_t budgetBytes,
+                                         const MilpOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  SolveResult result;
+  auto finish = [&]() {
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    return result;
+  };
+  if (std::optional<std::string> error = problem.validate()) {
+    result.message = "malformed problem: " + *error;
+    return finish();
+  }
+  if (budgetBytes < problem.fixedBytes) {
+    result.status = SolveResult::Status::Infeasible;
+    result.lowerBound = std::numeric_limits<double>::infinity();
+    result.message = "the fixed bytes alone exceed the budget";
+    return finish();
+  }
+  Quanta quanta = quantize(problem, budgetBytes, options.maxExactUnits);
+  CheckmateModel milp(problem, quanta);
+  milp.build();
+  result.message = std::to_string(milp.groups.size()) + " stages, " +
+                   std::to_string(milp.binaries) + " binaries, " +
+                   std::to_string(milp.continuous) + " continuous, " +
+                   std::to_string(milp.rows) + " rows; quantum " +
+                   std::to_string(quanta.quantum) + " bytes" +
+                   (quanta.exact ? "" : " (sizes rounded up)");
+  if (!milp.solve(options)) {
+    result.status = quanta.exact ? SolveResult::Status::Infeasible
+                                 : SolveResult::Status::Unknown;
+    result.lowerBound = quanta.exact ? std::numeric_limits<double>::infinity()
+                                     : problem.baseCost();
+    result.message += "; a constant constraint is violated";
+    return finish();
+  }
+  if (Cbc_getNumCols(milp.model) == 0)
+    readConstantSolution(milp, budgetBytes, result);
+  else
+    readSolution(milp, budgetBytes, result);
+  return finish();
+}
+
+SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
+                                         int64_t budgetBytes,
+                                         double timeLimitSeconds) {
+  MilpOptions options;
+  options.timeLimitSeconds = timeLimitSeconds;
+  return solveMilp(problem, budgetBytes, options);
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/) in build-fuzz/ with clang and
+# -fsanitize=fuzzer,address,undefined, then runs each one for the given time
+# on a corpus seeded from the examples and test inputs.
+# Usage: scripts/fuzz.sh [seconds-per-target]   (default 60)
+# Prints one line per target, `PASS: <target> (N executions in S s)` or
+# `FAIL: <target> ...`; exits non-zero on any crash, leak, timeout, out-of-
+# memory or sanitizer report (the input that caused it is kept in
+# build-fuzz/artifacts/<target>/). The corpus grows across runs in
+# build-fuzz/corpus/<target>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+build_dir=${CKPT_FUZZ_BUILD_DIR:-build-fuzz}
+jobs=${CKPT_JOBS:-2}
+cxx=${CKPT_FUZZ_CXX:-clang++-14}
+cc=${CKPT_FUZZ_CC:-clang-14}
+
+# Coverage instrumentation (fuzzer-no-link) and ASan/UBSan for every ckpt
+# source; the fuzz targets themselves link -fsanitize=fuzzer (fuzz/CMakeLists).
+# -O1 without NDEBUG: assertions in our code (and in LLVM's inline headers)
+# stay on. -w: clang warns about MLIR-generated code; the gcc build is the
+# warning gate (CKPT_WERROR).
+san="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
+if [ ! -f "$build_dir/build.ninja" ]; then
+  cmake -G Ninja -B "$build_dir" \
+    -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py \
+    -DPython3_EXECUTABLE=/usr/bin/python3 \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_C_FLAGS="$san -w" -DCMAKE_CXX_FLAGS="$san -w" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCKPT_WERROR=OFF -DCKPT_ENABLE_FUZZERS=ON >/dev/null
+fi
+ninja -C "$build_dir" -j "$jobs" ckpt-fuzzers
+
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs when
+# compiled with ASan; our (instrumented) instantiation poisons memory that
+# libMLIR.so's uninstrumented instantiation hands out without unpoisoning,
+# which reads as use-after-poison inside MLIR. See docs/building.md.
+export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=1:abort_on_error=0:symbolize=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+if [ -x /usr/lib/llvm-19/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-19/bin/llvm-symbolizer
+fi
+
+seed() { # seed <corpus dir> <files...>
+  local dir=$1; shift
+  mkdir -p "$dir"
+  for f in "$@"; do cp -n "$f" "$dir/" 2>/dev/null || true; done
+}
+seed "$build_dir/corpus/ckpt-fuzz-import" examples/graphs/*.tiny.json \
+  test/Import/Inputs/*.json
+seed "$build_dir/corpus/ckpt-fuzz-mlir" examples/*.mlir
+
+declare -A dict=([ckpt-fuzz-import]=fuzz/import.dict [ckpt-fuzz-mlir]=fuzz/mlir.dict)
+status=0
+summary=()
+for target in ckpt-fuzz-import ckpt-fuzz-mlir; do
+  artifacts="$build_dir/artifacts/$target"
+  log="$build_dir/$target.log"
+  mkdir -p "$artifacts"
+  echo "fuzz: running $target for ${seconds}s"
+  rc=0
+  "$build_dir/bin/$target" "$build_dir/corpus/$target" \
+    -dict="${dict[$target]}" -max_total_time="$seconds" -timeout=20 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    >"$log" 2>&1 || rc=$?
+  execs=$(awk '/stat::number_of_executed_units:/ { n = $2 } END { print n + 0 }' "$log")
+  if [ "$rc" -eq 0 ] && ! grep -qE "ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:|==ERROR: libFuzzer" "$log"; then
+    summary+=("PASS: $target ($execs executions in ${seconds} s)")
+  else
+    status=1
+    echo "fuzz: $target FAILED (exit $rc); log $log, input in $artifacts/:" >&2
+    grep -E "ERROR|SUMMARY|runtime error|Test unit written|^    #[0-9]+ " "$log" | head -60 >&2 || true
+    summary+=("FAIL: $target ($execs executions; see $log)")
+  fi
+done
+printf '%s\n' "${summary[@]}"
+exit "$status"
