@@ -1,4 +1,5 @@
-//===- InitAll.h - Register everything ckpt-opt provides ---------*- C++ -*-===//
+//===- InitAll.h - Register everything ckpt-opt provides ---------*- C++
+//-*-===//
 //
 // The one entry point that tools, tests and embedders call to register the
 // ckpt dialect, the dialects it builds on, and every ckpt pass.

@@ -4,11 +4,11 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::ckpt;
@@ -106,16 +106,16 @@ static LogicalResult readRates(const llvm::json::Object &object, StringRef key,
   }
   const char *names[] = {"f32", "f16", "bf16"};
   for (size_t i = 0; i < kNumRateClasses; ++i) {
-    if (failed(readPositive(*rates, names[i], (key + ".").str(), out[i],
-                            error)))
+    if (failed(
+            readPositive(*rates, names[i], (key + ".").str(), out[i], error)))
       return failure();
     out[i] *= kTera;
   }
   return success();
 }
 
-FailureOr<HardwareProfile> mlir::ckpt::parseHardwareProfile(StringRef json,
-                                                            std::string &error) {
+FailureOr<HardwareProfile>
+mlir::ckpt::parseHardwareProfile(StringRef json, std::string &error) {
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed) {
     error = "invalid JSON: " + llvm::toString(parsed.takeError());
@@ -170,8 +170,8 @@ FailureOr<HardwareProfile> mlir::ckpt::loadHardwareProfile(StringRef spec,
   if (std::optional<HardwareProfile> builtin = getBuiltinProfile(spec))
     return *builtin;
   if (!spec.ends_with(".json")) {
-    error = ("unknown hardware profile '" + spec + "' (built-in: " +
-             llvm::join(getBuiltinProfileNames(), ", ") +
+    error = ("unknown hardware profile '" + spec +
+             "' (built-in: " + llvm::join(getBuiltinProfileNames(), ", ") +
              "; or the path of a .json profile)")
                 .str();
     return failure();
@@ -226,8 +226,8 @@ double RooflineCostModel::estimateSeconds(Operation *op) const {
     return 0.0;
   OpCost cost = costOp.getCost();
   size_t rate = static_cast<size_t>(getRateClass(op));
-  double flopRate = isMatrixOp(op) ? profile.matmulFlops[rate]
-                                   : profile.vectorFlops[rate];
+  double flopRate =
+      isMatrixOp(op) ? profile.matmulFlops[rate] : profile.vectorFlops[rate];
   double compute = static_cast<double>(cost.flops) / flopRate;
   double memory = (static_cast<double>(cost.bytesRead) +
                    static_cast<double>(cost.bytesWritten)) /

@@ -26,8 +26,9 @@ StringRef mlir::ckpt::stringifyBufferKind(BufferKind kind) {
 
 /// Kind of argument `index` of `func`.
 static BufferKind argumentKind(func::FuncOp func, unsigned index) {
-  return getArgumentRole(func, index) == ValueRole::Param ? BufferKind::Parameter
-                                                          : BufferKind::Input;
+  return getArgumentRole(func, index) == ValueRole::Param
+             ? BufferKind::Parameter
+             : BufferKind::Input;
 }
 
 FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {

@@ -30,8 +30,8 @@ std::string mlir::ckpt::formatBytes(int64_t bytes) {
 }
 
 std::string mlir::ckpt::formatFlops(int64_t flops) {
-  static const char *units[] = {"FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP",
-                                "PFLOP", "EFLOP"};
+  static const char *units[] = {"FLOP",  "KFLOP", "MFLOP", "GFLOP",
+                                "TFLOP", "PFLOP", "EFLOP"};
   double value = static_cast<double>(flops);
   size_t unit = 0;
   while (value >= 1000 && unit + 1 < std::size(units)) {
@@ -61,10 +61,10 @@ std::string mlir::ckpt::sparkline(ArrayRef<int64_t> values) {
   int64_t lo = *llvm::min_element(values), hi = *llvm::max_element(values);
   std::string line;
   for (int64_t value : values) {
-    size_t level = hi == lo ? 0
-                            : static_cast<size_t>(
-                                  static_cast<double>(value - lo) * 7.999 /
-                                  static_cast<double>(hi - lo));
+    size_t level =
+        hi == lo ? 0
+                 : static_cast<size_t>(static_cast<double>(value - lo) * 7.999 /
+                                       static_cast<double>(hi - lo));
     line += levels[std::min<size_t>(level, 7)];
   }
   return line;
@@ -206,8 +206,10 @@ void mlir::ckpt::printStepReportText(const StepReport &r,
                       total.ops, formatFlops(total.flops),
                       formatBytes(total.bytesMoved),
                       formatSeconds(total.seconds));
-  os << llvm::formatv("{0,-20} {1}\n", "parameters", formatBytes(r.parameterBytes));
-  os << llvm::formatv("{0,-20} {1}\n", "gradients", formatBytes(r.gradientBytes));
+  os << llvm::formatv("{0,-20} {1}\n", "parameters",
+                      formatBytes(r.parameterBytes));
+  os << llvm::formatv("{0,-20} {1}\n", "gradients",
+                      formatBytes(r.gradientBytes));
   os << llvm::formatv("{0,-20} {1}\n", "inputs", formatBytes(r.inputBytes));
   os << llvm::formatv("{0,-20} {1} in {2} buffers\n", "saved activations",
                       formatBytes(r.savedActivationBytes),
@@ -248,11 +250,11 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
                                      llvm::raw_ostream &os) {
   llvm::json::Object phases;
   for (size_t i = 0; i < r.phases.size(); ++i)
-    phases[kPhaseNames[i]] = llvm::json::Object{
-        {"ops", r.phases[i].ops},
-        {"flops", r.phases[i].flops},
-        {"bytes_moved", r.phases[i].bytesMoved},
-        {"seconds", r.phases[i].seconds}};
+    phases[kPhaseNames[i]] =
+        llvm::json::Object{{"ops", r.phases[i].ops},
+                           {"flops", r.phases[i].flops},
+                           {"bytes_moved", r.phases[i].bytesMoved},
+                           {"seconds", r.phases[i].seconds}};
   llvm::json::Object atPeak;
   for (size_t k = 0; k < kNumBufferKinds; ++k)
     atPeak[stringifyBufferKind(static_cast<BufferKind>(k))] = r.peakByKind[k];
@@ -268,17 +270,16 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
   llvm::json::Array timeline;
   for (int64_t v : r.timeline)
     timeline.push_back(v);
-  llvm::json::Object object{
-      {"function", r.function},
-      {"cost_model", r.costModel},
-      {"phases", std::move(phases)},
-      {"parameter_bytes", r.parameterBytes},
-      {"gradient_bytes", r.gradientBytes},
-      {"input_bytes", r.inputBytes},
-      {"saved_activation_bytes", r.savedActivationBytes},
-      {"saved_activation_count", r.numSavedActivations},
-      {"peak", std::move(peak)},
-      {"largest_saved_activations", std::move(saved)},
-      {"timeline", std::move(timeline)}};
+  llvm::json::Object object{{"function", r.function},
+                            {"cost_model", r.costModel},
+                            {"phases", std::move(phases)},
+                            {"parameter_bytes", r.parameterBytes},
+                            {"gradient_bytes", r.gradientBytes},
+                            {"input_bytes", r.inputBytes},
+                            {"saved_activation_bytes", r.savedActivationBytes},
+                            {"saved_activation_count", r.numSavedActivations},
+                            {"peak", std::move(peak)},
+                            {"largest_saved_activations", std::move(saved)},
+                            {"timeline", std::move(timeline)}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
 }

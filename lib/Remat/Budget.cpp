@@ -37,10 +37,16 @@ std::optional<Budget> mlir::ckpt::remat::parseBudget(const std::string &text,
   static const struct {
     const char *name;
     double scale;
-  } units[] = {{"", 1},           {"B", 1},          {"KiB", 1024.0},
-               {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-               {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},
-               {"GB", 1e9},       {"TB", 1e12}};
+  } units[] = {{"", 1},
+               {"B", 1},
+               {"KiB", 1024.0},
+               {"MiB", 1048576.0},
+               {"GiB", 1073741824.0},
+               {"TiB", 1099511627776.0},
+               {"KB", 1e3},
+               {"MB", 1e6},
+               {"GB", 1e9},
+               {"TB", 1e12}};
   for (const auto &u : units) {
     if (unit != u.name)
       continue;

@@ -35,9 +35,8 @@ private:
 
   /// Makes node `id` readable by the backward pass.
   void ensureReadable(int32_t id) {
-    int32_t primary = problem.nodes[id].primary >= 0
-                          ? problem.nodes[id].primary
-                          : id;
+    int32_t primary =
+        problem.nodes[id].primary >= 0 ? problem.nodes[id].primary : id;
     if (!isDropped(id) || recomputed[id])
       return;
     for (int32_t dep : problem.nodes[primary].deps)
@@ -61,13 +60,15 @@ private:
 
 } // namespace
 
-Schedule mlir::ckpt::remat::scheduleDroppingNodes(
-    const Problem &problem, const std::vector<bool> &drop) {
+Schedule
+mlir::ckpt::remat::scheduleDroppingNodes(const Problem &problem,
+                                         const std::vector<bool> &drop) {
   return DropScheduler(problem, drop).run();
 }
 
-std::vector<bool> mlir::ckpt::remat::dropInsideBlocks(
-    const Problem &problem, const std::vector<int32_t> &blockOf) {
+std::vector<bool>
+mlir::ckpt::remat::dropInsideBlocks(const Problem &problem,
+                                    const std::vector<int32_t> &blockOf) {
   const size_t n = problem.nodes.size();
   std::vector<bool> drop(n, false);
   for (size_t i = 0; i < n; ++i)

@@ -139,8 +139,8 @@ MemoryFloor mlir::ckpt::remat::computeMemoryFloor(const Problem &problem) {
   int64_t finishedOutputs = 0;
   for (size_t i = 0; i < problem.nodes.size(); ++i) {
     const Node &node = problem.nodes[i];
-    int64_t need = problem.fixedBytes + finishedOutputs + node.bytes +
-                   node.workspace;
+    int64_t need =
+        problem.fixedBytes + finishedOutputs + node.bytes + node.workspace;
     for (int32_t dep : node.deps)
       if (!(problem.nodes[dep].isOutput && !problem.nodes[dep].recomputable))
         need += problem.nodes[dep].bytes; // Finished outputs already counted.

@@ -50,6 +50,12 @@
 // NO-BUDGET: error: ckpt-place-checkpoints: strategy 'exact' needs a budget
 // RUN: not ckpt-opt %ckpt_src_root/examples/graphs/gpt2.full.json "--ckpt-place-checkpoints=strategy=exact budget=0.9x" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
 // TOO-LARGE: error: ckpt-place-checkpoints: strategy 'exact' handles at most 300 problem nodes; this function has {{[0-9]+}} (use greedy)
+//
+// A 2-layer GPT (109 stages) is within the size limit, but 10 ms is far too
+// little for CBC to find any plan.
+// RUN: env PYTHONPATH=%ckpt_src_root/python %python -m ckpt_graphs.gpt --layers 2 --hidden 32 --heads 2 --seq 64 --batch 4 --attention unfused -o %t.gpt.json
+// RUN: not ckpt-opt %t.gpt.json "--ckpt-place-checkpoints=strategy=exact budget=0.6x time-limit=0.01" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-PLAN
+// NO-PLAN: error: ckpt-place-checkpoints: the exact engine found no plan: {{.*}}stages
 func.func @chain(%x: tensor<256xf32> {ckpt.role = #ckpt.role<param>}, %seed: tensor<f32> {ckpt.role = #ckpt.role<seed>}) -> (tensor<f32> {ckpt.role = #ckpt.role<loss>}, tensor<256xf32> {ckpt.role = #ckpt.role<grad>, ckpt.grad_of = 0 : i64}) attributes {ckpt.step} {
   %a1 = ckpt.exp fwd %x : tensor<256xf32>
   %a2 = ckpt.exp fwd %a1 : tensor<256xf32>

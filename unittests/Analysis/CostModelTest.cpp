@@ -38,7 +38,8 @@ TEST(HardwareProfile, ParsesUserProfile) {
     "matmul_tflops": {"f32": 91.6, "f16": 362, "bf16": 362},
     "vector_tflops": {"f32": 91.6, "f16": 91.6, "bf16": 91.6},
     "memory_bandwidth_gbps": 864, "launch_overhead_us": 2.5, "memory_gib": 48
-  })json", error);
+  })json",
+                                                      error);
   ASSERT_TRUE(succeeded(p)) << error;
   EXPECT_EQ(p->name, "l40s");
   EXPECT_DOUBLE_EQ(p->matmulFlops[size_t(RateClass::F16)], 362e12);

@@ -1,4 +1,5 @@
-//===- CostModel.h - Estimated execution time of ckpt ops --------*- C++ -*-===//
+//===- CostModel.h - Estimated execution time of ckpt ops --------*- C++
+//-*-===//
 //
 // Turns the exact costs of CostOpInterface into estimated seconds on a
 // hardware profile. `CostModel` is the one interface every consumer (report,

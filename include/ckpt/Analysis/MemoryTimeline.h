@@ -36,12 +36,12 @@ llvm::StringRef stringifyBufferKind(BufferKind kind);
 /// One allocation: an argument or a non-view op result, together with every
 /// view aliasing it.
 struct Buffer {
-  Value value;      ///< the root value owning the storage
-  int64_t bytes;    ///< storage size
+  Value value;   ///< the root value owning the storage
+  int64_t bytes; ///< storage size
   BufferKind kind;
-  int64_t def;      ///< index of the defining op; -1 for arguments
-  int64_t lastUse;  ///< index of the last op reading it or one of its views;
-                    ///< the op count if it is returned or an argument
+  int64_t def;     ///< index of the defining op; -1 for arguments
+  int64_t lastUse; ///< index of the last op reading it or one of its views;
+                   ///< the op count if it is returned or an argument
 };
 
 /// Live bytes of each buffer kind at one point of the schedule.

@@ -48,9 +48,9 @@ struct StepReport {
   int64_t savedActivationBytes = 0;
   int64_t numSavedActivations = 0;
   int64_t peakBytes = 0;
-  int64_t peakOpIndex = -1;     ///< -1: the peak is at entry
-  ReportedBuffer peakOp;        ///< the op running at the peak
-  KindBytes peakByKind{};       ///< live bytes by kind at the peak
+  int64_t peakOpIndex = -1; ///< -1: the peak is at entry
+  ReportedBuffer peakOp;    ///< the op running at the peak
+  KindBytes peakByKind{};   ///< live bytes by kind at the peak
   int64_t peakWorkspace = 0;
   /// The largest saved activations, largest first (at most 10).
   std::vector<ReportedBuffer> largestSaved;

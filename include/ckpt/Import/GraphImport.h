@@ -1,4 +1,5 @@
-//===- GraphImport.h - Import graph format v1 into the ckpt dialect -*- C++ -*-===//
+//===- GraphImport.h - Import graph format v1 into the ckpt dialect -*- C++
+//-*-===//
 //
 // Translates a training step written in graph format v1 (JSON, see
 // docs/graph-format.md) into a module holding one `ckpt.step` function.

@@ -1,4 +1,5 @@
-//===- Budget.h - Memory budgets as users write them -------------*- C++ -*-===//
+//===- Budget.h - Memory budgets as users write them -------------*- C++
+//-*-===//
 
 #ifndef CKPT_REMAT_BUDGET_H
 #define CKPT_REMAT_BUDGET_H

@@ -1,4 +1,5 @@
-//===- KeptSetSchedules.h - Schedules from keep/drop decisions ---*- C++ -*-===//
+//===- KeptSetSchedules.h - Schedules from keep/drop decisions ---*- C++
+//-*-===//
 //
 // The baseline strategies users know (PyTorch's checkpoint on every block,
 // Chen et al.'s sqrt(N) segments, Megatron-LM's selective recomputation) all
@@ -37,8 +38,8 @@ std::vector<bool> dropInsideBlocks(const Problem &problem,
 
 /// Groups consecutive blocks into segments of ceil(sqrt(#blocks)) blocks
 /// (Chen et al. 2016): returns the segment of every node (-1 stays -1).
-std::vector<int32_t> groupBlocksIntoSqrtSegments(
-    const std::vector<int32_t> &blockOf);
+std::vector<int32_t>
+groupBlocksIntoSqrtSegments(const std::vector<int32_t> &blockOf);
 
 /// Result of the greedy search.
 struct GreedyResult {

@@ -1,4 +1,5 @@
-//===- RematProblem.h - The rematerialization problem as plain data -*- C++ -*-===//
+//===- RematProblem.h - The rematerialization problem as plain data -*- C++
+//-*-===//
 //
 // The problem every checkpointing engine solves, with no MLIR in it: a DAG of
 // nodes in a given schedule order, each with a compute cost, an output size

@@ -38,16 +38,14 @@ int64_t mlir::ckpt::addSat(int64_t a, int64_t b) {
 }
 
 /// Product of any number of factors, saturating.
-template <typename... Ts>
-static int64_t product(int64_t first, Ts... rest) {
+template <typename... Ts> static int64_t product(int64_t first, Ts... rest) {
   int64_t result = first;
   ((result = mulSat(result, rest)), ...);
   return result;
 }
 
 /// Sum of any number of terms, saturating.
-template <typename... Ts>
-static int64_t sum(int64_t first, Ts... rest) {
+template <typename... Ts> static int64_t sum(int64_t first, Ts... rest) {
   int64_t result = first;
   ((result = addSat(result, rest)), ...);
   return result;
@@ -101,7 +99,8 @@ OpCost mlir::ckpt::getDataMovementCost(Operation *op) {
 
 OpCost mlir::ckpt::getElementwiseCost(Operation *op, int64_t flopsPerElement) {
   OpCost cost = getDataMovementCost(op);
-  cost.flops = mulSat(flopsPerElement, getNumElements(op->getResult(0).getType()));
+  cost.flops =
+      mulSat(flopsPerElement, getNumElements(op->getResult(0).getType()));
   return cost;
 }
 
@@ -198,8 +197,8 @@ static std::pair<int64_t, int64_t> normExtent(Value input, int64_t axis) {
 OpCost LayerNormOp::getCost() {
   auto [n, r] = normExtent(getInput(), getAxis());
   OpCost cost = getDataMovementCost(*this);
-  cost.flops = sum(product(5, n), product(4, r), getWeight() ? n : 0,
-                   getBias() ? n : 0);
+  cost.flops =
+      sum(product(5, n), product(4, r), getWeight() ? n : 0, getBias() ? n : 0);
   return cost;
 }
 
@@ -215,9 +214,9 @@ static int64_t normParamGradFlops(int64_t n, bool hasWeight,
 OpCost LayerNormGradOp::getCost() {
   auto [n, r] = normExtent(getInput(), getAxis());
   OpCost cost = getDataMovementCost(*this);
-  cost.flops = sum(product(9, n), product(2, r),
-                   normParamGradFlops(n, bool(getWeight()),
-                                      getParamGrads().size()));
+  cost.flops =
+      sum(product(9, n), product(2, r),
+          normParamGradFlops(n, bool(getWeight()), getParamGrads().size()));
   return cost;
 }
 
@@ -231,26 +230,26 @@ OpCost RmsNormOp::getCost() {
 OpCost RmsNormGradOp::getCost() {
   auto [n, r] = normExtent(getInput(), getAxis());
   OpCost cost = getDataMovementCost(*this);
-  cost.flops = sum(product(6, n), r,
-                   normParamGradFlops(n, bool(getWeight()),
-                                      getParamGrads().size()));
+  cost.flops =
+      sum(product(6, n), r,
+          normParamGradFlops(n, bool(getWeight()), getParamGrads().size()));
   return cost;
 }
 
 OpCost BatchNormOp::getCost() {
   int64_t n = numel(getInput()), c = shapeOf(getInput())[1];
   OpCost cost = getDataMovementCost(*this);
-  cost.flops = sum(product(5, n), product(4, c), getWeight() ? n : 0,
-                   getBias() ? n : 0);
+  cost.flops =
+      sum(product(5, n), product(4, c), getWeight() ? n : 0, getBias() ? n : 0);
   return cost;
 }
 
 OpCost BatchNormGradOp::getCost() {
   int64_t n = numel(getInput()), c = shapeOf(getInput())[1];
   OpCost cost = getDataMovementCost(*this);
-  cost.flops = sum(product(9, n), product(2, c),
-                   normParamGradFlops(n, bool(getWeight()),
-                                      getParamGrads().size()));
+  cost.flops =
+      sum(product(9, n), product(2, c),
+          normParamGradFlops(n, bool(getWeight()), getParamGrads().size()));
   return cost;
 }
 
@@ -263,9 +262,8 @@ OpCost DropoutOp::getCost() { return getElementwiseCost(*this, 2); }
 OpCost EmbeddingOp::getCost() {
   // Only the gathered rows of the table are read.
   OpCost cost;
-  cost.bytesRead =
-      addSat(getTensorBytes(getIndices().getType()),
-             getTensorBytes(getResult().getType()));
+  cost.bytesRead = addSat(getTensorBytes(getIndices().getType()),
+                          getTensorBytes(getResult().getType()));
   cost.bytesWritten = getTensorBytes(getResult().getType());
   return cost;
 }
@@ -293,7 +291,8 @@ static int64_t reductionFlops(LossReduction reduction, int64_t rows) {
 OpCost CrossEntropyOp::getCost() {
   int64_t n = numel(getLogits()), r = numel(getTargets());
   OpCost cost = getDataMovementCost(*this);
-  cost.flops = sum(product(4, n), product(3, r), reductionFlops(getReduction(), r));
+  cost.flops =
+      sum(product(4, n), product(3, r), reductionFlops(getReduction(), r));
   return cost;
 }
 

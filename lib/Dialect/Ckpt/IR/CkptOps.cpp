@@ -66,7 +66,8 @@ static LogicalResult verifyMinRank(Operation *op, Value value, int64_t rank,
 /// `closed`).
 static LogicalResult verifyRange(Operation *op, double value, StringRef name,
                                  double lo, double hi, bool closed = false) {
-  if (std::isfinite(value) && value >= lo && (closed ? value <= hi : value < hi))
+  if (std::isfinite(value) && value >= lo &&
+      (closed ? value <= hi : value < hi))
     return success();
   return op->emitOpError() << "expects " << name << " in [" << lo << ", " << hi
                            << (closed ? "]" : ")") << ", got " << value;
@@ -101,8 +102,9 @@ static LogicalResult verifyMatrixDims(Operation *op, ArrayRef<int64_t> lhs,
   int64_t m = transposeLhs ? l1 : l0, kl = transposeLhs ? l0 : l1;
   int64_t kr = transposeRhs ? r1 : r0, n = transposeRhs ? r0 : r1;
   if (kl != kr)
-    return op->emitOpError() << "contraction dimensions differ: lhs has K = "
-                             << kl << ", rhs has K = " << kr;
+    return op->emitOpError()
+           << "contraction dimensions differ: lhs has K = " << kl
+           << ", rhs has K = " << kr;
   mn.assign({m, n});
   return success();
 }
@@ -129,9 +131,8 @@ LogicalResult BatchMatmulOp::verify() {
   std::optional<SmallVector<int64_t>> batch =
       broadcastShapes(lhs.drop_back(2), rhs.drop_back(2));
   if (!batch)
-    return emitOpError() << "batch dimensions "
-                         << formatShape(lhs.drop_back(2)) << " and "
-                         << formatShape(rhs.drop_back(2))
+    return emitOpError() << "batch dimensions " << formatShape(lhs.drop_back(2))
+                         << " and " << formatShape(rhs.drop_back(2))
                          << " are not broadcast-compatible";
   SmallVector<int64_t> mn;
   if (failed(verifyMatrixDims(*this, lhs, rhs, getTransposeLhs(),
@@ -155,8 +156,8 @@ LogicalResult LinearOp::verify() {
                          << weight[1] << ")";
   if (getBias() && failed(verifyShape(*this, getBias(), {weight[0]}, "bias")))
     return failure();
-  return verifyShape(*this, getResult(),
-                     concat(input.drop_back(), {weight[0]}), "a result");
+  return verifyShape(*this, getResult(), concat(input.drop_back(), {weight[0]}),
+                     "a result");
 }
 
 //===----------------------------------------------------------------------===//
@@ -173,15 +174,14 @@ LogicalResult PowOp::verify() {
 
 /// Shared checks of layer and RMS normalization: axis range, weight/bias
 /// shapes `input[axis:]`, statistics shapes `input[:axis]`.
-static LogicalResult verifyTrailingNorm(Operation *op, Value input,
-                                        int64_t axis, ValueRange params,
-                                        ValueRange stats, ValueRange sameAsInput,
-                                        ValueRange paramGrads,
-                                        unsigned maxParamGrads) {
+static LogicalResult
+verifyTrailingNorm(Operation *op, Value input, int64_t axis, ValueRange params,
+                   ValueRange stats, ValueRange sameAsInput,
+                   ValueRange paramGrads, unsigned maxParamGrads) {
   int64_t rank = rankOf(input);
   if (axis >= rank)
-    return op->emitOpError() << "axis " << axis << " is out of range for rank "
-                             << rank;
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for rank " << rank;
   ArrayRef<int64_t> shape = shapeOf(input);
   for (Value value : sameAsInput)
     if (value.getType() != input.getType())
@@ -197,9 +197,9 @@ static LogicalResult verifyTrailingNorm(Operation *op, Value input,
                            "statistics (the leading dimensions)")))
       return failure();
   if (paramGrads.size() > maxParamGrads)
-    return op->emitOpError() << "returns at most " << maxParamGrads
-                             << " parameter gradients, got "
-                             << paramGrads.size();
+    return op->emitOpError()
+           << "returns at most " << maxParamGrads
+           << " parameter gradients, got " << paramGrads.size();
   if (!paramGrads.empty() && params.empty())
     return op->emitOpError()
            << "returns parameter gradients but has no weight operand";
@@ -435,8 +435,7 @@ LogicalResult SliceOp::verify() {
          (result[d] - 1) > (input[d] - 1 - starts[d]) / steps[d]))
       return emitOpError() << "dimension " << d << ": " << result[d]
                            << " elements from " << starts[d] << " in steps of "
-                           << steps[d] << " exceed the input size "
-                           << input[d];
+                           << steps[d] << " exceed the input size " << input[d];
   }
   return success();
 }
@@ -457,9 +456,9 @@ LogicalResult ConcatOp::verify() {
                            << ", the result has rank " << result.size();
     for (size_t d = 0; d < shape.size(); ++d)
       if (int64_t(d) != axis && shape[d] != result[d])
-        return emitOpError() << "input #" << i << " has size " << shape[d]
-                             << " in dimension " << d << ", the result has "
-                             << result[d];
+        return emitOpError()
+               << "input #" << i << " has size " << shape[d] << " in dimension "
+               << d << ", the result has " << result[d];
     total += shape[axis];
   }
   if (total != result[axis])
@@ -521,8 +520,8 @@ LogicalResult AttentionGradOp::verify() {
                              getDropoutP().convertToDouble(), outShape)) ||
       failed(verifyShape(*this, getOutput(), outShape, "an output")) ||
       failed(verifyShape(*this, getGrad(), outShape, "an output gradient")) ||
-      failed(verifySameElementType(*this, getQuery(),
-                                   {getOutput(), getGrad()})) ||
+      failed(
+          verifySameElementType(*this, getQuery(), {getOutput(), getGrad()})) ||
       failed(verifyShape(*this, getLse(),
                          ArrayRef<int64_t>(outShape).drop_back(), "lse")))
     return failure();

@@ -55,8 +55,7 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
 }
 
-LogicalResult mlir::ckpt::verifySameElementType(Operation *op,
-                                                Value reference,
+LogicalResult mlir::ckpt::verifySameElementType(Operation *op, Value reference,
                                                 ValueRange values) {
   Type expected = getElementTypeOrSelf(reference.getType());
   for (Value value : values) {
@@ -85,9 +84,9 @@ LogicalResult mlir::ckpt::verifyBroadcastBinaryOp(Operation *op) {
   std::optional<SmallVector<int64_t>> shape =
       broadcastShapes(shapeOf(lhs), shapeOf(rhs));
   if (!shape)
-    return op->emitOpError() << "operand shapes " << formatShape(shapeOf(lhs))
-                             << " and " << formatShape(shapeOf(rhs))
-                             << " are not broadcast-compatible";
+    return op->emitOpError()
+           << "operand shapes " << formatShape(shapeOf(lhs)) << " and "
+           << formatShape(shapeOf(rhs)) << " are not broadcast-compatible";
   return verifyShape(op, result, *shape, "a result (the broadcast shape)");
 }
 
@@ -99,8 +98,7 @@ LogicalResult mlir::ckpt::verifyAxis(Operation *op, Type type, int64_t axis) {
                            << rank;
 }
 
-LogicalResult mlir::ckpt::verifyReduction(Operation *op,
-                                          ArrayRef<int64_t> axes,
+LogicalResult mlir::ckpt::verifyReduction(Operation *op, ArrayRef<int64_t> axes,
                                           bool keepDims) {
   ArrayRef<int64_t> input = shapeOf(op->getOperand(0));
   if (axes.empty())
@@ -110,9 +108,8 @@ LogicalResult mlir::ckpt::verifyReduction(Operation *op,
       return op->emitOpError() << "axis " << axes[i]
                                << " is out of range for rank " << input.size();
     if (i > 0 && axes[i] <= axes[i - 1])
-      return op->emitOpError()
-             << "requires strictly increasing axes, got " << axes[i - 1]
-             << " before " << axes[i];
+      return op->emitOpError() << "requires strictly increasing axes, got "
+                               << axes[i - 1] << " before " << axes[i];
   }
   if (failed(verifySameElementType(op, op->getOperand(0), op->getResults())))
     return failure();

@@ -56,11 +56,12 @@ static LogicalResult verifyWindowExtent(Operation *op, int d, int64_t size,
 /// Verifies a 2-D convolution with input `[N, C, H, W]`, weight
 /// `[O, C/groups, kh, kw]` and output `[N, O, Ho, Wo]`; `outputWhat` names
 /// the output value (the result or an incoming gradient) in errors.
-static LogicalResult
-verifyConvolution(Operation *op, Value input, Value weight, Value output,
-                  StringRef outputWhat, ArrayRef<int64_t> strides,
-                  ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
-                  int64_t groups) {
+static LogicalResult verifyConvolution(Operation *op, Value input, Value weight,
+                                       Value output, StringRef outputWhat,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> padding,
+                                       ArrayRef<int64_t> dilation,
+                                       int64_t groups) {
   std::pair<Value, StringRef> named[] = {
       {input, "input"}, {weight, "weight"}, {output, outputWhat}};
   for (auto [value, what] : named)
@@ -70,18 +71,17 @@ verifyConvolution(Operation *op, Value input, Value weight, Value output,
   if (failed(verifySameElementType(op, input, {weight, output})))
     return failure();
   ArrayRef<int64_t> x = shapeOf(input), w = shapeOf(weight);
-  if (failed(verifyWindowAttrs(op, w.drop_front(2), strides, padding,
-                               dilation)))
+  if (failed(
+          verifyWindowAttrs(op, w.drop_front(2), strides, padding, dilation)))
     return failure();
   if (x[1] % groups != 0 || w[0] % groups != 0)
-    return op->emitOpError() << "input channels (" << x[1]
-                             << ") and output channels (" << w[0]
-                             << ") must be divisible by groups (" << groups
-                             << ")";
+    return op->emitOpError()
+           << "input channels (" << x[1] << ") and output channels (" << w[0]
+           << ") must be divisible by groups (" << groups << ")";
   if (w[1] != x[1] / groups)
-    return op->emitOpError() << "weight has " << w[1]
-                             << " input channels per group, expected "
-                             << x[1] / groups;
+    return op->emitOpError()
+           << "weight has " << w[1] << " input channels per group, expected "
+           << x[1] / groups;
   SmallVector<int64_t> expected = {x[0], w[0]};
   for (int d = 0; d < 2; ++d) {
     if (failed(verifyWindowExtent(op, d, x[2 + d], w[2 + d], padding[d],
@@ -90,9 +90,9 @@ verifyConvolution(Operation *op, Value input, Value weight, Value output,
     int64_t size = getWindowOutputSize(x[2 + d], w[2 + d], strides[d],
                                        padding[d], dilation[d]);
     if (size < 1)
-      return op->emitOpError() << "spatial dimension " << d << " of size "
-                               << x[2 + d]
-                               << " is smaller than the dilated kernel";
+      return op->emitOpError()
+             << "spatial dimension " << d << " of size " << x[2 + d]
+             << " is smaller than the dilated kernel";
     expected.push_back(size);
   }
   return verifyShape(op, output, expected, outputWhat);
@@ -104,10 +104,9 @@ LogicalResult Conv2dOp::verify() {
                                getDilation(), getGroups())))
     return failure();
   if (getBias())
-    return failure(
-        failed(verifyShape(*this, getBias(), {shapeOf(getWeight())[0]},
-                           "a bias")) ||
-        failed(verifySameElementType(*this, getInput(), getBias())));
+    return failure(failed(verifyShape(*this, getBias(),
+                                      {shapeOf(getWeight())[0]}, "a bias")) ||
+                   failed(verifySameElementType(*this, getInput(), getBias())));
   return success();
 }
 
@@ -143,9 +142,9 @@ static LogicalResult verifyPooling(Operation *op, Value input, Value output,
   for (int d = 0; d < 2; ++d) {
     // As PyTorch: padding adds at most half a window on each side.
     if (padding[d] > kernel[d] / 2)
-      return op->emitOpError() << "padding (" << padding[d]
-                               << ") must be at most half the kernel size ("
-                               << kernel[d] << ")";
+      return op->emitOpError()
+             << "padding (" << padding[d]
+             << ") must be at most half the kernel size (" << kernel[d] << ")";
     if (failed(verifyWindowExtent(op, d, x[2 + d], kernel[d], padding[d], 1)))
       return failure();
     int64_t size =
@@ -198,17 +197,15 @@ LogicalResult AdamwUpdateOp::verify() {
     return emitOpError() << "expects the gradient and the result to have the "
                             "parameter's type "
                          << param;
-  for (Value moment : {getExpAvg(), getExpAvgSq(), getNewExpAvg(),
-                       getNewExpAvgSq()})
+  for (Value moment :
+       {getExpAvg(), getExpAvgSq(), getNewExpAvg(), getNewExpAvgSq()})
     if (failed(verifyShape(*this, moment, shapeOf(getParam()),
                            "moments (the parameter's shape)")))
       return failure();
-  for (auto [value, name] :
-       {std::pair{getBeta1().convertToDouble(), "beta1"},
-        {getBeta2().convertToDouble(), "beta2"}})
+  for (auto [value, name] : {std::pair{getBeta1().convertToDouble(), "beta1"},
+                             {getBeta2().convertToDouble(), "beta2"}})
     if (!(std::isfinite(value) && value >= 0.0 && value < 1.0))
-      return emitOpError() << "expects " << name << " in [0, 1), got "
-                           << value;
+      return emitOpError() << "expects " << name << " in [0, 1), got " << value;
   if (!(getEps().convertToDouble() > 0.0) ||
       !std::isfinite(getEps().convertToDouble()))
     return emitOpError() << "expects a positive finite eps";

@@ -120,9 +120,9 @@ static LogicalResult verifyStepSignature(func::FuncOp func) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getRank() != 0 ||
           !isa<FloatType>(tensor.getElementType()))
-        return func.emitError() << "loss result #" << i
-                                << " must be a rank-0 float tensor, got "
-                                << type;
+        return func.emitError()
+               << "loss result #" << i << " must be a rank-0 float tensor, got "
+               << type;
     }
     if (*role != ValueRole::Grad) {
       if (gradOf)
@@ -135,14 +135,12 @@ static LogicalResult verifyStepSignature(func::FuncOp func) {
       return func.emitError() << "gradient result #" << i
                               << " has no 'ckpt.grad_of' naming its parameter";
     if (*gradOf < 0 || *gradOf >= int64_t(func.getNumArguments()))
-      return func.emitError() << "gradient result #" << i
-                              << " names argument #" << *gradOf
-                              << ", but the function has "
+      return func.emitError() << "gradient result #" << i << " names argument #"
+                              << *gradOf << ", but the function has "
                               << func.getNumArguments() << " arguments";
     if (getArgumentRole(func, *gradOf) != ValueRole::Param)
-      return func.emitError() << "gradient result #" << i
-                              << " names argument #" << *gradOf
-                              << ", which is not a parameter";
+      return func.emitError() << "gradient result #" << i << " names argument #"
+                              << *gradOf << ", which is not a parameter";
     if (func.getArgumentTypes()[*gradOf] != type)
       return func.emitError()
              << "gradient result #" << i << " has type " << type
@@ -151,8 +149,7 @@ static LogicalResult verifyStepSignature(func::FuncOp func) {
     auto [it, inserted] = gradOfParam.try_emplace(*gradOf, i);
     if (!inserted)
       return func.emitError() << "results #" << it->second << " and #" << i
-                              << " are both gradients of argument #"
-                              << *gradOf;
+                              << " are both gradients of argument #" << *gradOf;
   }
   if (numLosses != 1)
     return func.emitError() << "a ckpt.step function must have exactly one "
@@ -191,8 +188,8 @@ static LogicalResult verifyPhaseOrder(func::FuncOp func) {
       }
       Operation *def = value.getDefiningOp();
       std::optional<Phase> defPhase = getOpPhase(def);
-      if (!defPhase || static_cast<uint32_t>(*defPhase) <=
-                           static_cast<uint32_t>(*phase))
+      if (!defPhase ||
+          static_cast<uint32_t>(*defPhase) <= static_cast<uint32_t>(*phase))
         continue;
       InFlightDiagnostic diag =
           op.emitOpError() << "is in phase '" << stringifyPhase(*phase)

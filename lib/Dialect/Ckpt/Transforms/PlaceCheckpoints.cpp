@@ -148,10 +148,8 @@ private:
 
 } // namespace
 
-FailureOr<std::vector<bool>>
-PlaceCheckpointsPass::chooseDrops(func::FuncOp func,
-                                  const RematProblemWithOrigins &p,
-                                  int64_t limit) {
+FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
+    func::FuncOp func, const RematProblemWithOrigins &p, int64_t limit) {
   const size_t n = p.problem.nodes.size();
   if (strategy == "greedy") {
     if (limit < 0) {
@@ -260,14 +258,14 @@ void PlaceCheckpointsPass::runOnOperation() {
     return;
   std::string error;
   std::optional<remat::Budget> parsedBudget;
-  if (!budget.empty() &&
-      !(parsedBudget = remat::parseBudget(budget, error))) {
+  if (!budget.empty() && !(parsedBudget = remat::parseBudget(budget, error))) {
     emitError(func.getLoc()) << "ckpt-place-checkpoints: " << error;
     return signalPassFailure();
   }
   if (budgetScope != "step" && budgetScope != "activations") {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown budget-scope '"
-                             << budgetScope << "' (expected step or activations)";
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: unknown budget-scope '" << budgetScope
+        << "' (expected step or activations)";
     return signalPassFailure();
   }
   std::optional<RooflineCostModel> model;
@@ -301,7 +299,8 @@ void PlaceCheckpointsPass::runOnOperation() {
   remat::Schedule schedule;
   std::string engineNote;
   if (strategy == "exact") {
-    FailureOr<remat::Schedule> exact = solveExactly(func, *problem, limit, engineNote);
+    FailureOr<remat::Schedule> exact =
+        solveExactly(func, *problem, limit, engineNote);
     if (failed(exact))
       return signalPassFailure();
     schedule = std::move(*exact);
@@ -313,9 +312,9 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   remat::Evaluation plan = remat::evaluateSchedule(problem->problem, schedule);
   if (!plan.valid()) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: internal error: the "
-                             << strategy << " schedule is invalid: "
-                             << plan.error;
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: internal error: the " << strategy
+        << " schedule is invalid: " << plan.error;
     return signalPassFailure();
   }
 
@@ -341,13 +340,15 @@ void PlaceCheckpointsPass::runOnOperation() {
     return signalPassFailure();
   }
   if (explain) {
-    double overhead = plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
+    double overhead =
+        plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
     emitRemark(func.getLoc())
-        << "checkpoint plan: strategy=" << strategy << " peak="
-        << timeline->peakBytes << " (no-recompute " << baseline.peakBytes
+        << "checkpoint plan: strategy=" << strategy
+        << " peak=" << timeline->peakBytes << " (no-recompute "
+        << baseline.peakBytes
         << ") budget=" << (limit >= 0 ? std::to_string(limit) : "none")
-        << " recomputed-ops=" << recomputedOps << " overhead="
-        << llvm::formatv("{0:f4}", overhead).str() << " (" << objective
-        << ")" << engineNote;
+        << " recomputed-ops=" << recomputedOps
+        << " overhead=" << llvm::formatv("{0:f4}", overhead).str() << " ("
+        << objective << ")" << engineNote;
   }
 }

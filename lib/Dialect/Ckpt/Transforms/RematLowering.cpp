@@ -29,7 +29,8 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
   remat::Problem &problem = result.problem;
   Block &body = func.getBody().front();
   for (BlockArgument arg : body.getArguments())
-    problem.fixedBytes = addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
+    problem.fixedBytes =
+        addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
 
   llvm::DenseMap<Value, int32_t> nodeOf;
   for (Operation &op : body.without_terminator()) {
@@ -45,20 +46,18 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
     int32_t primary = static_cast<int32_t>(problem.nodes.size());
     for (OpResult res : op.getResults()) {
       remat::Node node;
-      node.name = (op.getName().getStringRef() + "#" +
-                   Twine(problem.nodes.size()))
-                      .str();
+      node.name =
+          (op.getName().getStringRef() + "#" + Twine(problem.nodes.size()))
+              .str();
       node.bytes = getTensorBytes(res.getType());
       node.recomputable = recomputable;
       if (res.getResultNumber() == 0) {
-        node.cost = options.costModel
-                        ? options.costModel->estimateSeconds(&op)
-                        : static_cast<double>(cost.flops);
+        node.cost = options.costModel ? options.costModel->estimateSeconds(&op)
+                                      : static_cast<double>(cost.flops);
         node.workspace = cost.workspaceBytes;
         for (Value operand : op.getOperands()) {
           auto it = nodeOf.find(getStorageRoot(operand));
-          if (it != nodeOf.end() &&
-              !llvm::is_contained(node.deps, it->second))
+          if (it != nodeOf.end() && !llvm::is_contained(node.deps, it->second))
             node.deps.push_back(it->second);
         }
         llvm::sort(node.deps);

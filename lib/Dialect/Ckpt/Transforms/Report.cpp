@@ -44,11 +44,10 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
       reports.push_back(buildStepReport(func, *timeline, model));
     }
 
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &error);
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
     if (!file) {
-      emitError(module.getLoc()) << "ckpt-report: cannot write '" << output
-                         << "': " << error;
+      emitError(module.getLoc())
+          << "ckpt-report: cannot write '" << output << "': " << error;
       return signalPassFailure();
     }
     llvm::raw_ostream &os = file->os();

@@ -1,4 +1,5 @@
-//===- CkptCost.h - Exact costs of ckpt operations ---------------*- C++ -*-===//
+//===- CkptCost.h - Exact costs of ckpt operations ---------------*- C++
+//-*-===//
 //
 // The cost record every ckpt op reports through CostOpInterface, and the
 // size helpers the cost formulas share.

@@ -7,8 +7,8 @@
 #ifndef CKPT_DIALECT_CKPT_IR_CKPTDIALECT_H
 #define CKPT_DIALECT_CKPT_IR_CKPTDIALECT_H
 
-#include "mlir/IR/Dialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h.inc"

@@ -1,4 +1,5 @@
-//===- CkptInterfaces.h - Cost interface of ckpt ops -------------*- C++ -*-===//
+//===- CkptInterfaces.h - Cost interface of ckpt ops -------------*- C++
+//-*-===//
 //
 // Declares CostOpInterface, implemented by every ckpt operation.
 //

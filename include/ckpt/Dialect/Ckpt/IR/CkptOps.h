@@ -1,4 +1,5 @@
-//===- CkptOps.h - Operations of the ckpt dialect ----------------*- C++ -*-===//
+//===- CkptOps.h - Operations of the ckpt dialect ----------------*- C++
+//-*-===//
 //
 // Declares the ckpt operations.
 //

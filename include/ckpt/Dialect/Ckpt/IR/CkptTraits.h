@@ -1,4 +1,5 @@
-//===- CkptTraits.h - Op traits of the ckpt dialect --------------*- C++ -*-===//
+//===- CkptTraits.h - Op traits of the ckpt dialect --------------*- C++
+//-*-===//
 //
 // Traits shared by every ckpt operation.
 //

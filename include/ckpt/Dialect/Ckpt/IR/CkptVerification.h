@@ -1,4 +1,5 @@
-//===- CkptVerification.h - Shared verifier logic ----------------*- C++ -*-===//
+//===- CkptVerification.h - Shared verifier logic ----------------*- C++
+//-*-===//
 //
 // Free functions that check shapes, element types and attributes for the
 // verifiers of several ops. Each emits an op error and returns failure on a

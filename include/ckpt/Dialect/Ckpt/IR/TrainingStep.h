@@ -1,4 +1,5 @@
-//===- TrainingStep.h - Structure of a training-step function ----*- C++ -*-===//
+//===- TrainingStep.h - Structure of a training-step function ----*- C++
+//-*-===//
 //
 // Accessors for the training-step representation: a `func.func` marked
 // `ckpt.step` whose arguments and results carry `#ckpt.role`s and whose ops

@@ -1,4 +1,5 @@
-//===- Passes.h - Passes of the ckpt dialect ---------------------*- C++ -*-===//
+//===- Passes.h - Passes of the ckpt dialect ---------------------*- C++
+//-*-===//
 //
 // Declares the ckpt passes and their registration.
 //

@@ -1,4 +1,5 @@
-//===- RematLowering.h - Between the IR and the remat problem ----*- C++ -*-===//
+//===- RematLowering.h - Between the IR and the remat problem ----*- C++
+//-*-===//
 //
 // Builds the plain rematerialization problem of a step function, and rewrites
 // the function so that a solution's recomputations become explicit ops.
