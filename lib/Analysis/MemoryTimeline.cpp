@@ -41,12 +41,7 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
     t.ops.push_back(&op);
   const int64_t numOps = t.ops.size();
 
-  // Values returned as parameter gradients.
-  llvm::DenseSet<Value> gradients;
   Operation *terminator = body.getTerminator();
-  for (auto [i, value] : llvm::enumerate(terminator->getOperands()))
-    if (getResultRole(func, i) == ValueRole::Grad)
-      gradients.insert(value);
 
   // Buffers: arguments, then non-view results; views share their root's.
   for (BlockArgument arg : body.getArguments()) {
@@ -70,14 +65,20 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
       continue;
     }
     for (Value result : op->getResults()) {
-      BufferKind kind = gradients.contains(result) ? BufferKind::Gradient
-                        : phase == Phase::Forward  ? BufferKind::Activation
-                                                   : BufferKind::Temporary;
+      BufferKind kind = phase == Phase::Forward ? BufferKind::Activation
+                                                : BufferKind::Temporary;
       t.bufferOf[result] = t.buffers.size();
       t.buffers.push_back({result, getTensorBytes(result.getType()), kind,
                            static_cast<int64_t>(index),
                            static_cast<int64_t>(index)});
     }
+  }
+
+  // Buffers returned as parameter gradients, directly or through views.
+  for (auto [i, value] : llvm::enumerate(terminator->getOperands())) {
+    Buffer &buffer = t.buffers[t.bufferOf.lookup(value)];
+    if (getResultRole(func, i) == ValueRole::Grad && buffer.def >= 0)
+      buffer.kind = BufferKind::Gradient;
   }
 
   // Last uses; reading a view reads its root. Returned values live on.

@@ -76,6 +76,28 @@ TEST_F(MemoryTimelineTest, MlpStepByHand) {
   EXPECT_EQ(atPeak[size_t(BufferKind::Temporary)], 256);
 }
 
+TEST_F(MemoryTimelineTest, GradientReturnedThroughAViewIsAGradient) {
+  func::FuncOp func = parseFunc(R"mlir(
+    func.func @f(%w: tensor<4x8xf32> {ckpt.role = #ckpt.role<param>},
+                 %seed: tensor<f32> {ckpt.role = #ckpt.role<seed>})
+        -> (tensor<f32> {ckpt.role = #ckpt.role<loss>},
+            tensor<4x8xf32> {ckpt.grad_of = 0 : i64, ckpt.role = #ckpt.role<grad>})
+        attributes {ckpt.step} {
+      %loss = ckpt.reduce_sum fwd %w axes [0, 1] : tensor<4x8xf32> -> tensor<f32>
+      %g = ckpt.broadcast bwd %seed : tensor<f32> -> tensor<32xf32>
+      %gw = ckpt.reshape bwd %g : tensor<32xf32> -> tensor<4x8xf32>
+      return %loss, %gw : tensor<f32>, tensor<4x8xf32>
+    })mlir");
+  ASSERT_TRUE(func);
+  FailureOr<MemoryTimeline> t = computeMemoryTimeline(func);
+  ASSERT_TRUE(succeeded(t));
+  // The broadcast's 128-byte buffer is the returned gradient (through the
+  // reshape view): a gradient, not a temporary.
+  const KindBytes &last = t->liveDuringByKind.back();
+  EXPECT_EQ(last[size_t(BufferKind::Gradient)], 128);
+  EXPECT_EQ(last[size_t(BufferKind::Temporary)], 0);
+}
+
 TEST_F(MemoryTimelineTest, NonCkptOpIsAnError) {
   func::FuncOp func = parseFunc(R"mlir(
     func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
