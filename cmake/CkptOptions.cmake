@@ -1,5 +1,7 @@
 # Project-wide compile options and the one place every target links MLIR through.
 
+include(GNUInstallDirs)
+
 # Our own sources build warning-free at -Wall -Wextra; MLIR/LLVM headers are
 # included as SYSTEM so their diagnostics do not count against us.
 add_compile_options(-Wall -Wextra)
@@ -13,4 +15,27 @@ endif()
 # so no binary ever carries two copies of MLIR's registries.
 function(ckpt_link_mlir target visibility)
   target_link_libraries(${target} ${visibility} MLIR)
+endfunction()
+
+# Every ckpt library is made through this wrapper around add_mlir_library
+# (same arguments). add_mlir_library would install the target into MLIR's own
+# export set (`install(TARGETS ... EXPORT MLIRTargets)`), which this project
+# never installs; DISABLE_INSTALL turns that off and the library goes to our
+# export set, CkptOptTargets, instead (cmake/CkptInstall.cmake writes it as
+# lib/cmake/CkptOpt/CkptOptTargets.cmake, targets named CkptOpt::<name>).
+# The include directories are attached to the target so consumers of the
+# installed package get them with the link.
+function(add_ckpt_library name)
+  add_mlir_library(${name} DISABLE_INSTALL ${ARGN})
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  install(TARGETS ${name}
+    EXPORT CkptOptTargets
+    COMPONENT ckpt-libraries
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  set_property(GLOBAL APPEND PROPERTY CKPT_EXPORTED_LIBRARIES ${name})
 endfunction()

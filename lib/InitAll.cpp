@@ -3,6 +3,7 @@
 #include "ckpt/InitAll.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/Passes.h"
@@ -13,6 +14,7 @@ void mlir::ckpt::registerAllDialects(DialectRegistry &registry) {
 
 void mlir::ckpt::registerAllPasses() {
   registerCkptPasses();
+  registerCkptPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

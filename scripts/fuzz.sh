@@ -19,9 +19,11 @@ cc=${CKPT_FUZZ_CC:-clang-14}
 
 # Coverage instrumentation (fuzzer-no-link) and ASan/UBSan for every ckpt
 # source; the fuzz targets themselves link -fsanitize=fuzzer (fuzz/CMakeLists).
-# -O1 without NDEBUG: assertions in our code (and in LLVM's inline headers)
-# stay on. -w: clang warns about MLIR-generated code; the gcc build is the
-# warning gate (CKPT_WERROR).
+# -O1 with NDEBUG, like Debian's release LLVM/MLIR libraries: headers whose
+# layout depends on NDEBUG (llvm::Statistic, the base of MLIR's pass
+# statistics) must agree with libMLIR.so (see scripts/sanitize.sh). -w: clang
+# warns about MLIR-generated code; the gcc build is the warning gate
+# (CKPT_WERROR).
 san="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
 if [ ! -f "$build_dir/build.ninja" ]; then
   cmake -G Ninja -B "$build_dir" \
@@ -31,8 +33,8 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
     -DCMAKE_C_FLAGS="$san -w" -DCMAKE_CXX_FLAGS="$san -w" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCKPT_WERROR=OFF -DCKPT_ENABLE_FUZZERS=ON >/dev/null
@@ -58,17 +60,19 @@ seed "$build_dir/corpus/ckpt-fuzz-import" examples/graphs/*.tiny.json \
   test/Import/Inputs/*.json
 seed "$build_dir/corpus/ckpt-fuzz-mlir" examples/*.mlir
 
-declare -A dict=([ckpt-fuzz-import]=fuzz/import.dict [ckpt-fuzz-mlir]=fuzz/mlir.dict)
+mkdir -p "$build_dir/corpus/ckpt-fuzz-pipeline"
+declare -A dict=([ckpt-fuzz-import]=fuzz/import.dict [ckpt-fuzz-mlir]=fuzz/mlir.dict
+                 [ckpt-fuzz-pipeline]=)
 status=0
 summary=()
-for target in ckpt-fuzz-import ckpt-fuzz-mlir; do
+for target in ckpt-fuzz-import ckpt-fuzz-mlir ckpt-fuzz-pipeline; do
   artifacts="$build_dir/artifacts/$target"
   log="$build_dir/$target.log"
   mkdir -p "$artifacts"
   echo "fuzz: running $target for ${seconds}s"
   rc=0
   "$build_dir/bin/$target" "$build_dir/corpus/$target" \
-    -dict="${dict[$target]}" -max_total_time="$seconds" -timeout=20 \
+    ${dict[$target]:+-dict="${dict[$target]}"} -max_total_time="$seconds" -timeout=20 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     >"$log" 2>&1 || rc=$?
   execs=$(awk '/stat::number_of_executed_units:/ { n = $2 } END { print n + 0 }' "$log")

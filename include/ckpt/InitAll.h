@@ -17,8 +17,9 @@ namespace mlir::ckpt {
 /// `registry`.
 void registerAllDialects(DialectRegistry &registry);
 
-/// Registers every ckpt pass (and the generic MLIR passes ckpt-opt offers,
-/// such as canonicalize and cse) with the global pass registry.
+/// Registers every ckpt pass and the `ckpt-pipeline` pipeline (and the
+/// generic MLIR passes ckpt-opt offers, such as canonicalize and cse) with
+/// the global pass registry.
 void registerAllPasses();
 
 } // namespace mlir::ckpt

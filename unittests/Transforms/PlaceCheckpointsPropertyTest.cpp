@@ -16,6 +16,7 @@
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/InitAll.h"
+#include "RandomTrainingStep.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,76 +33,6 @@ using namespace mlir;
 using namespace mlir::ckpt;
 
 namespace {
-
-/// Writes a random training step: `n` forward ops over tensors of a few
-/// sizes, each reading one or two earlier values; a loss; a backward chain
-/// that reads every forward value in reverse order; one parameter gradient.
-std::string randomStep(std::mt19937 &rng, int n) {
-  auto pick = [&](int bound) {
-    return std::uniform_int_distribution<int>(0, bound - 1)(rng);
-  };
-  const int size = 64 * (1 + pick(4)); // elements of every tensor
-  std::string type = llvm::formatv("tensor<{0}xf32>", size).str();
-  std::string text = llvm::formatv(
-      "func.func @step(%x: {0} {{ckpt.role = #ckpt.role<param>}, %seed: "
-      "tensor<f32> {{ckpt.role = #ckpt.role<seed>}) -> (tensor<f32> "
-      "{{ckpt.role = #ckpt.role<loss>}, {0} {{ckpt.grad_of = 0 : i64, "
-      "ckpt.role = #ckpt.role<grad>}) attributes {{ckpt.step} {{\n",
-      type);
-  std::vector<std::string> values = {"%x"};
-  for (int i = 0; i < n; ++i) {
-    std::string a = values[pick(values.size())];
-    std::string b = values[std::max<int>(0, values.size() - 1 - pick(3))];
-    std::string loc =
-        llvm::formatv("loc(\"blk.{0}.op\"(\"f\":{1}:1))", i / 3, i + 1);
-    std::string v = llvm::formatv("%f{0}", i);
-    switch (pick(5)) {
-    case 0:
-      text += llvm::formatv("  {0} = ckpt.exp fwd {1} : {2} {3}\n", v, a, type,
-                            loc);
-      break;
-    case 1:
-      text += llvm::formatv("  {0} = ckpt.add fwd {1}, {2} : {3}, {3} -> {3} "
-                            "{4}\n",
-                            v, a, b, type, loc);
-      break;
-    case 2:
-      text += llvm::formatv("  {0} = ckpt.mul fwd {1}, {2} : {3}, {3} -> {3} "
-                            "{4}\n",
-                            v, a, b, type, loc);
-      break;
-    case 3: // A view and an op reading it.
-      text += llvm::formatv(
-          "  {0}v = ckpt.reshape fwd {1} : {2} -> tensor<{3}x64xf32> {4}\n"
-          "  {0}r = ckpt.relu fwd {0}v : tensor<{3}x64xf32> {4}\n"
-          "  {0} = ckpt.reshape fwd {0}r : tensor<{3}x64xf32> -> {2} {4}\n",
-          v, a, type, size / 64, loc);
-      break;
-    default: // A multi-result op.
-      text += llvm::formatv("  {0}, {0}m = ckpt.dropout fwd {1} p 1.000000e-01 "
-                            "seed {2} offset 0 : {3} -> ({3}, tensor<{4}xi1>) "
-                            "{5}\n",
-                            v, a, i, type, size, loc);
-      break;
-    }
-    values.push_back(v);
-  }
-  text += llvm::formatv("  %loss = ckpt.reduce_sum fwd {0} axes [0] : {1} -> "
-                        "tensor<f32>\n",
-                        values.back(), type);
-  text += llvm::formatv(
-      "  %g = ckpt.broadcast bwd %seed : tensor<f32> -> {0}\n", type);
-  std::string grad = "%g";
-  for (int i = n - 1; i >= 0; --i) {
-    std::string next = llvm::formatv("%g{0}", i);
-    text += llvm::formatv("  {0} = ckpt.mul bwd {1}, %f{2} : {3}, {3} -> {3}\n",
-                          next, grad, i, type);
-    grad = next;
-  }
-  text +=
-      llvm::formatv("  return %loss, {0} : tensor<f32>, {1}\n}\n", grad, type);
-  return text;
-}
 
 /// The figures of one plan, from the pass's explanation.
 struct Plan {
@@ -197,7 +128,9 @@ TEST_F(PlaceCheckpointsProperty, RandomTrainingSteps) {
   int exactRuns = 0, exactBeatGreedy = 0, feasible = 0;
   for (int trial = 0; trial < 1000; ++trial) {
     int n = 3 + static_cast<int>(rng() % 10);
-    std::string source = randomStep(rng, n);
+    std::string source = test::writeRandomTrainingStep(n, [&](int bound) {
+      return std::uniform_int_distribution<int>(0, bound - 1)(rng);
+    });
     SCOPED_TRACE(
         llvm::formatv("seed {0}, trial {1}:\n{2}", seed, trial, source).str());
     std::optional<Plan> none = place(source, "strategy=none");

@@ -8,8 +8,8 @@
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_REPORTPASS
@@ -44,29 +44,31 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
       reports.push_back(buildStepReport(func, *timeline, model));
     }
 
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
-    if (!file) {
-      emitError(module.getLoc())
-          << "ckpt-report: cannot write '" << output << "': " << error;
+    // Written to a temporary file that atomically replaces `output` once
+    // complete, so a failure never leaves a partial report.
+    llvm::Error written = llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+      if (json) {
+        os << "{\"version\": 1, \"functions\": [\n";
+        for (auto [i, report] : llvm::enumerate(reports)) {
+          if (i)
+            os << ",\n";
+          printStepReportJson(report, os);
+        }
+        os << "]}\n";
+      } else {
+        for (auto [i, report] : llvm::enumerate(reports)) {
+          if (i)
+            os << "\n";
+          printStepReportText(report, os);
+        }
+      }
+      return llvm::Error::success();
+    });
+    if (written) {
+      emitError(module.getLoc()) << "ckpt-report: cannot write '" << output
+                                 << "': " << llvm::toString(std::move(written));
       return signalPassFailure();
     }
-    llvm::raw_ostream &os = file->os();
-    if (json) {
-      os << "{\"version\": 1, \"functions\": [\n";
-      for (auto [i, report] : llvm::enumerate(reports)) {
-        if (i)
-          os << ",\n";
-        printStepReportJson(report, os);
-      }
-      os << "]}\n";
-    } else {
-      for (auto [i, report] : llvm::enumerate(reports)) {
-        if (i)
-          os << "\n";
-        printStepReportText(report, os);
-      }
-    }
-    file->keep();
   }
 };
 

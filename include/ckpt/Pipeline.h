@@ -1,0 +1,61 @@
+//===- Pipeline.h - The ckpt-opt pass pipeline for embedders ------*- C++ -*-===//
+//
+// One function builds the pipeline the tool, the tests and embedders run, from
+// one options struct; it is also registered as `ckpt-pipeline`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_PIPELINE_H
+#define CKPT_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::ckpt {
+
+/// Options of the whole pipeline. Fields can be set directly from C++
+/// (`options.budget = "0.5x";`) or parsed from a pipeline string
+/// (`ckpt-pipeline{budget=0.5x strategy=greedy}`).
+struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
+  Option<std::string> budget{
+      *this, "budget",
+      llvm::cl::desc("Memory budget: bytes with a unit (24GiB, 512MiB) or a "
+                     "fraction of the no-recompute peak (0.5x); empty: none"),
+      llvm::cl::init("")};
+  Option<std::string> budgetScope{
+      *this, "budget-scope",
+      llvm::cl::desc("What the budget covers: step or activations"),
+      llvm::cl::init("step")};
+  Option<std::string> strategy{
+      *this, "strategy",
+      llvm::cl::desc("none, full, sqrt, selective, greedy or exact (greedy "
+                     "and exact need a budget)"),
+      llvm::cl::init("greedy")};
+  Option<std::string> objective{
+      *this, "objective", llvm::cl::desc("time or flops"),
+      llvm::cl::init("time")};
+  Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("Hardware profile: h100-sxm, h200, a100-80gb or a .json "
+                     "file"),
+      llvm::cl::init("h100-sxm")};
+  Option<double> timeLimit{
+      *this, "time-limit",
+      llvm::cl::desc("Time limit of the exact engine, in seconds"),
+      llvm::cl::init(60.0)};
+};
+
+/// Adds the ckpt pipeline to `pm` (anchored on `builtin.module`): checkpoint
+/// placement under the budget on every function, with the result re-checked
+/// by the memory simulation. Later stages (memory planning, code generation)
+/// are added here as they land.
+void buildCkptPipeline(OpPassManager &pm, const CkptPipelineOptions &options);
+
+/// Registers `ckpt-pipeline` with the global pass-pipeline registry.
+void registerCkptPipeline();
+
+} // namespace mlir::ckpt
+
+#endif // CKPT_PIPELINE_H
