@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Import/GraphImport.h"
+#include "FuzzRegistry.h"
 #include "ckpt/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -28,14 +29,7 @@
 
 using namespace mlir;
 
-static const DialectRegistry &getRegistry() {
-  static DialectRegistry *registry = [] {
-    auto *r = new DialectRegistry();
-    ckpt::registerAllDialects(*r);
-    return r;
-  }();
-  return *registry;
-}
+using ckpt::fuzz::getRegistry;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef json(reinterpret_cast<const char *>(data), size);

@@ -12,6 +12,7 @@
 
 #include "InputNesting.h" // tools/ckpt-opt: the tool's own input check.
 
+#include "FuzzRegistry.h"
 #include "ckpt/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,14 +30,7 @@
 
 using namespace mlir;
 
-static const DialectRegistry &getRegistry() {
-  static DialectRegistry *registry = [] {
-    auto *r = new DialectRegistry();
-    ckpt::registerAllDialects(*r);
-    return r;
-  }();
-  return *registry;
-}
+using ckpt::fuzz::getRegistry;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzRegistry.h"
 #include "RandomTrainingStep.h"
 
 #include "ckpt/Analysis/MemoryTimeline.h"
@@ -33,14 +34,11 @@
 
 using namespace mlir;
 
+/// The registry, with the ckpt passes registered once beforehand.
 static const DialectRegistry &getRegistry() {
-  static DialectRegistry *registry = [] {
-    ckpt::registerAllPasses();
-    auto *r = new DialectRegistry();
-    ckpt::registerAllDialects(*r);
-    return r;
-  }();
-  return *registry;
+  static bool passes = (ckpt::registerAllPasses(), true);
+  (void)passes;
+  return ckpt::fuzz::getRegistry();
 }
 
 /// Reports a finding and aborts, so that libFuzzer keeps the input.

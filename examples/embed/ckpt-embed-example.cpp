@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/MemoryTimeline.h"   // computeMemoryTimeline
+#include "ckpt/Analysis/StepReport.h"       // formatBytes
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h" // the `ckpt.recompute` name
 #include "ckpt/Import/GraphImport.h"        // importGraphJson
 #include "ckpt/InitAll.h"                   // registerAllDialects
@@ -130,11 +131,11 @@ int main(int argc, char **argv) {
     allFit &= fits;
     llvm::outs() << "function @" << func.getSymName() << "\n"
                  << "  no-recompute peak: " << before << " bytes ("
-                 << ckpt::remat::formatBudgetBytes(before) << ")\n"
+                 << ckpt::formatBytes(before) << ")\n"
                  << "  budget:            " << limit << " bytes ("
                  << budgetText << ")\n"
                  << "  planned peak:      " << after << " bytes ("
-                 << ckpt::remat::formatBudgetBytes(after) << ")\n"
+                 << ckpt::formatBytes(after) << ")\n"
                  << "  within budget:     " << (fits ? "yes" : "no") << "\n"
                  << "  recomputed ops:    " << recomputed << "\n";
   }

@@ -4,7 +4,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 using namespace mlir::ckpt::remat;
@@ -62,19 +61,4 @@ std::optional<Budget> mlir::ckpt::remat::parseBudget(const std::string &text,
           "' (use B, KiB, MiB, GiB, TiB, KB, MB, GB, TB, or x for a fraction "
           "of the no-recompute peak)";
   return std::nullopt;
-}
-
-std::string mlir::ckpt::remat::formatBudgetBytes(int64_t bytes) {
-  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (bytes < 1024)
-    return std::to_string(bytes) + " B";
-  double value = double(bytes);
-  size_t unit = 0;
-  while (value >= 1024 && unit + 1 < 6) {
-    value /= 1024;
-    ++unit;
-  }
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.2f %s", value, units[unit]);
-  return buffer;
 }

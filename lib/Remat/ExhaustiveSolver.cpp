@@ -24,7 +24,6 @@
 
 #include "StageSpace.h"
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -144,18 +143,11 @@ void Enumerator::visitStage(int32_t s, double prefixCost) {
 SolveResult mlir::ckpt::remat::solveExhaustive(const Problem &problem,
                                                int64_t budgetBytes,
                                                int64_t maxBits) {
-  auto start = std::chrono::steady_clock::now();
+  detail::SolveClock clock;
   SolveResult result;
-  auto finish = [&]() {
-    result.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    return result;
-  };
-  if (std::optional<std::string> error = problem.validate()) {
-    result.message = "malformed problem: " + *error;
+  auto finish = [&]() { return clock.finish(result); };
+  if (!clock.accept(problem, result))
     return finish();
-  }
   int64_t bits = stageSpaceBits(problem);
   if (bits > maxBits) {
     result.message = "refused: the stage space has 2^" + std::to_string(bits) +

@@ -63,7 +63,6 @@
 #include <coin/Cbc_C_Interface.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -439,18 +438,11 @@ void readConstantSolution(CheckmateModel &milp, int64_t budgetBytes,
 SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
                                          int64_t budgetBytes,
                                          const MilpOptions &options) {
-  auto start = std::chrono::steady_clock::now();
+  detail::SolveClock clock;
   SolveResult result;
-  auto finish = [&]() {
-    result.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    return result;
-  };
-  if (std::optional<std::string> error = problem.validate()) {
-    result.message = "malformed problem: " + *error;
+  auto finish = [&]() { return clock.finish(result); };
+  if (!clock.accept(problem, result))
     return finish();
-  }
   if (budgetBytes < problem.fixedBytes) {
     result.status = SolveResult::Status::Infeasible;
     result.lowerBound = std::numeric_limits<double>::infinity();

@@ -11,6 +11,7 @@
 
 #include "ckpt/Remat/ExactSolvers.h"
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -50,6 +51,32 @@ int64_t dropNeedlessRecomputations(const Problem &problem, int64_t budgetBytes,
 /// reason otherwise.
 std::string checkSchedule(const Problem &problem, int64_t budgetBytes,
                           SolveResult &result);
+
+/// The start of every exact solve: times it and rejects malformed problems.
+class SolveClock {
+public:
+  SolveClock() : start(std::chrono::steady_clock::now()) {}
+
+  /// Returns false, with the reason in `result.message`, if `problem` is
+  /// malformed.
+  bool accept(const Problem &problem, SolveResult &result) const {
+    std::optional<std::string> error = problem.validate();
+    if (error)
+      result.message = "malformed problem: " + *error;
+    return !error;
+  }
+
+  /// Stamps the elapsed wall time into `result` and returns it.
+  SolveResult finish(SolveResult &result) const {
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    return result;
+  }
+
+private:
+  std::chrono::steady_clock::time_point start;
+};
 
 } // namespace mlir::ckpt::remat::detail
 

@@ -25,9 +25,6 @@ struct Budget {
 /// std::nullopt and sets `error`.
 std::optional<Budget> parseBudget(const std::string &text, std::string &error);
 
-/// Formats bytes in binary units for messages (`1.50 GiB`).
-std::string formatBudgetBytes(int64_t bytes);
-
 } // namespace mlir::ckpt::remat
 
 #endif // CKPT_REMAT_BUDGET_H

@@ -90,6 +90,16 @@ int64_t mlir::ckpt::getTotalBytes(ValueRange values) {
   return total;
 }
 
+Value mlir::ckpt::getStorageRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto costOp = dyn_cast<CostOpInterface>(def);
+    if (!costOp || !costOp.isView())
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
 OpCost mlir::ckpt::getDataMovementCost(Operation *op) {
   OpCost cost;
   cost.bytesRead = getTotalBytes(op->getOperands());

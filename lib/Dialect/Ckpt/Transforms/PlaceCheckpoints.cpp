@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/MemoryTimeline.h"
+#include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
@@ -70,14 +71,7 @@ static std::vector<int32_t> getNodeBlocks(const RematProblemWithOrigins &p) {
 
 /// Returns the op defining the storage `value` aliases (through views).
 static Operation *getStorageOp(Value value) {
-  Operation *def = value.getDefiningOp();
-  while (def) {
-    auto costOp = dyn_cast<CostOpInterface>(def);
-    if (!costOp || !costOp.isView())
-      break;
-    def = def->getOperand(0).getDefiningOp();
-  }
-  return def;
+  return getStorageRoot(value).getDefiningOp();
 }
 
 /// Marks the ops of unfused attention cores (Megatron-LM's selective
@@ -234,19 +228,18 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
-    diag << "the '" << strategy << "' plan needs "
-         << remat::formatBudgetBytes(planPeak) << " (" << planPeak
-         << " bytes) at its peak, over the budget of ";
+    diag << "the '" << strategy << "' plan needs " << formatBytes(planPeak)
+         << " (" << planPeak << " bytes) at its peak, over the budget of ";
   else
     diag << "strategy '" << strategy << "' found no plan within the budget of ";
-  diag << remat::formatBudgetBytes(limit) << " (" << limit << " bytes)";
+  diag << formatBytes(limit) << " (" << limit << " bytes)";
   if (peakOp)
     diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
                                          "op runs";
   if (floor.node >= 0)
     diag.attachNote(p.origins[floor.node].op->getLoc())
-        << "no plan can use less than " << remat::formatBudgetBytes(floor.bytes)
-        << " (" << floor.bytes
+        << "no plan can use less than " << formatBytes(floor.bytes) << " ("
+        << floor.bytes
         << " bytes): while this op runs, its inputs, outputs and workspace, "
            "the step's arguments and the gradients already computed must all "
            "be in memory";

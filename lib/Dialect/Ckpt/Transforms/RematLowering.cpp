@@ -11,17 +11,6 @@
 using namespace mlir;
 using namespace mlir::ckpt;
 
-/// Returns the non-view value whose storage `value` uses.
-static Value getStorageRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    auto costOp = dyn_cast<CostOpInterface>(def);
-    if (!costOp || !costOp.isView())
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
-}
-
 FailureOr<RematProblemWithOrigins>
 mlir::ckpt::buildRematProblem(func::FuncOp func,
                               const RematProblemOptions &options) {

@@ -13,4 +13,12 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h.inc"
 
+namespace mlir::ckpt {
+
+/// Returns the value whose storage `value` uses: `value` itself, or, through
+/// any chain of view ops (`CostOpInterface::isView`), the root they alias.
+Value getStorageRoot(Value value);
+
+} // namespace mlir::ckpt
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTINTERFACES_H
