@@ -30,9 +30,9 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
       llvm::cl::init("step")};
   Option<std::string> strategy{
       *this, "strategy",
-      llvm::cl::desc("none, full, sqrt, selective, greedy or exact (greedy "
-                     "and exact need a budget)"),
-      llvm::cl::init("greedy")};
+      llvm::cl::desc("none, full, sqrt, selective, greedy, optimal or exact "
+                     "(greedy, optimal and exact need a budget)"),
+      llvm::cl::init("optimal")};
   Option<std::string> objective{
       *this, "objective", llvm::cl::desc("time or flops"),
       llvm::cl::init("time")};

@@ -1,8 +1,9 @@
-"""Checks that the budget-driven `greedy` strategy never costs more than a
-baseline strategy (full, sqrt, selective) whose plan fits the same budget,
-and that every plan that is accepted fits its budget.
+"""Checks that a budget-driven strategy (`greedy` by default) never costs
+more than a baseline strategy (full, sqrt, selective) whose plan fits the
+same budget -- nor, with `--strategy=optimal`, more than `greedy` -- and that
+every plan that is accepted fits its budget.
 
-Usage: compare_strategies.py CKPT_OPT GRAPH BUDGET...
+Usage: compare_strategies.py [--strategy=S] CKPT_OPT GRAPH BUDGET...
 """
 
 import re
@@ -27,11 +28,20 @@ def plan(ckpt_opt, graph, strategy, budget=None):
 
 
 def main():
-    ckpt_opt, graph, budgets = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    strategy = "greedy"
+    if args and args[0].startswith("--strategy="):
+        strategy = args.pop(0).split("=", 1)[1]
+    ckpt_opt, graph, budgets = args[0], args[1], args[2:]
     baselines = {s: plan(ckpt_opt, graph, s) for s in ("full", "sqrt", "selective")}
     failures = 0
     for budget in budgets:
-        greedy = plan(ckpt_opt, graph, "greedy", budget)
+        greedy = plan(ckpt_opt, graph, strategy, budget)
+        if strategy != "greedy":
+            heuristic = plan(ckpt_opt, graph, "greedy", budget)
+            if heuristic is not None and (greedy is None or greedy[1] > heuristic[1] + 1e-9):
+                failures += 1
+                print(f"FAIL budget {budget}: {strategy} {greedy} costs more than greedy {heuristic}")
         limit_fits = []
         for name, result in baselines.items():
             if result is None:
@@ -41,9 +51,9 @@ def main():
                 limit_fits.append((name, result[1]))
                 if greedy is None or greedy[1] > result[1] + 1e-9:
                     failures += 1
-                    print(f"FAIL budget {budget}: greedy {greedy} costs more than {name} {result}")
+                    print(f"FAIL budget {budget}: {strategy} {greedy} costs more than {name} {result}")
         shown = "infeasible" if greedy is None else f"overhead {greedy[1]:.4f}"
-        print(f"budget {budget}: greedy {shown}; fitting baselines: "
+        print(f"budget {budget}: {strategy} {shown}; fitting baselines: "
               + ", ".join(f"{n} {o:.4f}" for n, o in limit_fits))
     print(f"{failures} failures")
     return 1 if failures else 0

@@ -63,6 +63,8 @@ struct SolveResult {
   double seconds = 0;
   /// Human-readable details: model size, why nothing was found.
   std::string message;
+  /// The engine that produced `schedule` (set by `solveOptimal`).
+  std::string engine;
 
   /// Whether `schedule` holds a schedule within the budget.
   bool hasSchedule() const {

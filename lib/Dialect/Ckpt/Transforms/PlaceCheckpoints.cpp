@@ -9,11 +9,14 @@
 #include "ckpt/Analysis/MemoryTimeline.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/Budget.h"
 #include "ckpt/Remat/ExactSolvers.h"
 #include "ckpt/Remat/KeptSetSchedules.h"
+#include "ckpt/Remat/LowerBound.h"
+#include "ckpt/Remat/OptimalSolver.h"
 
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
 
@@ -27,93 +30,6 @@ namespace mlir::ckpt {
 
 using namespace mlir;
 using namespace mlir::ckpt;
-
-/// Returns the first NameLoc name inside `loc` (the op's module scope).
-static std::string getScope(Location loc) {
-  std::string scope;
-  loc->walk([&](Location inner) {
-    if (auto named = dyn_cast<NameLoc>(inner)) {
-      scope = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return scope;
-}
-
-/// Returns the block a scope belongs to: its path up to and including the
-/// first all-digit component (`h.3.attn.c_attn` -> `h.3`), or "".
-static std::string getBlockOfScope(StringRef scope) {
-  SmallVector<StringRef> parts;
-  scope.split(parts, '.');
-  for (size_t i = 0; i < parts.size(); ++i)
-    if (!parts[i].empty() && llvm::all_of(parts[i], llvm::isDigit))
-      return llvm::join(ArrayRef<StringRef>(parts).take_front(i + 1), ".");
-  return "";
-}
-
-/// Returns the block index of every node (-1 outside blocks), numbering
-/// blocks in order of first appearance.
-static std::vector<int32_t> getNodeBlocks(const RematProblemWithOrigins &p) {
-  llvm::StringMap<int32_t> ids;
-  std::vector<int32_t> blockOf;
-  for (const NodeOrigin &origin : p.origins) {
-    std::string block = getBlockOfScope(getScope(origin.op->getLoc()));
-    if (block.empty()) {
-      blockOf.push_back(-1);
-      continue;
-    }
-    auto [it, inserted] = ids.try_emplace(block, ids.size());
-    blockOf.push_back(it->second);
-  }
-  return blockOf;
-}
-
-/// Returns the op defining the storage `value` aliases (through views).
-static Operation *getStorageOp(Value value) {
-  return getStorageRoot(value).getDefiningOp();
-}
-
-/// Marks the ops of unfused attention cores (Megatron-LM's selective
-/// recomputation): forward softmaxes, dropouts of their output, the score
-/// batch_matmuls feeding them and the batch_matmuls reading their output.
-static llvm::DenseSet<Operation *> findAttentionCores(func::FuncOp func) {
-  llvm::DenseSet<Operation *> core;
-  auto forward = [](Operation *op) {
-    return op && getOpPhase(op) == Phase::Forward;
-  };
-  func.walk([&](SoftmaxOp softmax) {
-    if (!forward(softmax))
-      return;
-    core.insert(softmax);
-    if (Operation *scores = getStorageOp(softmax.getInput());
-        forward(scores) && isa<BatchMatmulOp>(scores))
-      core.insert(scores);
-  });
-  func.walk([&](DropoutOp dropout) {
-    if (forward(dropout) && core.contains(getStorageOp(dropout.getInput())))
-      core.insert(dropout);
-  });
-  func.walk([&](BatchMatmulOp matmul) {
-    if (!forward(matmul) || core.contains(matmul))
-      return;
-    for (Value operand : matmul->getOperands())
-      if (Operation *def = getStorageOp(operand);
-          def && isa<SoftmaxOp, DropoutOp>(def) && core.contains(def))
-        core.insert(matmul);
-  });
-  return core;
-}
-
-/// Drop decisions of Megatron-LM's selective recomputation.
-static std::vector<bool> dropAttentionCores(func::FuncOp func,
-                                            const RematProblemWithOrigins &p) {
-  llvm::DenseSet<Operation *> core = findAttentionCores(func);
-  std::vector<bool> drop(p.problem.nodes.size(), false);
-  for (size_t i = 0; i < drop.size(); ++i)
-    drop[i] = core.contains(p.origins[i].op);
-  return drop;
-}
 
 namespace {
 
@@ -135,6 +51,12 @@ private:
                                           const RematProblemWithOrigins &p,
                                           int64_t limit, std::string &note);
 
+  /// Runs every engine (`remat::solveOptimal`); `note` receives the engine,
+  /// the status and the proven bound.
+  FailureOr<remat::Schedule> solveOptimally(func::FuncOp func,
+                                            const RematProblemWithOrigins &p,
+                                            int64_t limit, std::string &note);
+
   /// Reports that no plan fits `limit`, with the floor every plan needs.
   void reportInfeasible(func::FuncOp func, const RematProblemWithOrigins &p,
                         int64_t limit, int64_t planPeak, Operation *peakOp);
@@ -153,14 +75,8 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
     }
     // Start also from the baselines, so that greedy never costs more than a
     // baseline that fits.
-    std::vector<int32_t> blocks = getNodeBlocks(p);
-    std::vector<std::vector<bool>> seeds = {
-        remat::dropInsideBlocks(p.problem, blocks),
-        remat::dropInsideBlocks(p.problem,
-                                remat::groupBlocksIntoSqrtSegments(blocks)),
-        dropAttentionCores(func, p)};
     remat::GreedyResult greedy =
-        remat::searchDropsGreedily(p.problem, limit, seeds);
+        remat::searchDropsGreedily(p.problem, limit, getBaselineDropSets(func, p));
     if (greedy.drop.empty()) {
       reportInfeasible(func, p, limit, -1, nullptr);
       return failure();
@@ -179,8 +95,41 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
   emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown strategy '"
                            << strategy
                            << "' (expected none, full, sqrt, selective, "
-                              "greedy or exact)";
+                              "greedy, optimal or exact)";
   return failure();
+}
+
+FailureOr<remat::Schedule>
+PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
+                                     const RematProblemWithOrigins &p,
+                                     int64_t limit, std::string &note) {
+  if (limit < 0) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'optimal' "
+                                "needs a budget";
+    return failure();
+  }
+  remat::OptimalOptions options;
+  options.seeds = getBaselineDropSets(func, p);
+  options.milpTimeLimitSeconds = timeLimit;
+  remat::SolveResult result = remat::solveOptimal(p.problem, limit, options);
+  if (result.status == remat::SolveResult::Status::Infeasible ||
+      !result.hasSchedule()) {
+    reportInfeasible(func, p, limit, -1, nullptr);
+    return failure();
+  }
+  double base = p.problem.baseCost();
+  double gap = result.cost > 0 ? (result.cost - result.lowerBound) /
+                                     std::max(result.cost - base, 1e-300)
+                               : 0;
+  note = (" engine=" + Twine(result.engine) + " status=" +
+          remat::statusName(result.status) +
+          " lower-bound-overhead=" +
+          llvm::formatv("{0:f4}", (result.lowerBound - base) /
+                                      std::max(base, 1e-300)) +
+          " solve-seconds=" + llvm::formatv("{0:f3}", result.seconds))
+             .str();
+  (void)gap;
+  return std::move(result.schedule);
 }
 
 /// Largest problem the exact engine is run on.
@@ -224,7 +173,15 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, int64_t planPeak,
                                             Operation *peakOp) {
+  // The larger of two proven floors: inputs + output + workspace of one op
+  // with the finished outputs, and the same with every non-recomputable
+  // value still to be read (LowerBound.h).
   remat::MemoryFloor floor = remat::computeMemoryFloor(p.problem);
+  remat::CostLowerBound bound = remat::computeCostLowerBound(p.problem, 0);
+  if (bound.memoryFloor > floor.bytes) {
+    floor.bytes = bound.memoryFloor;
+    floor.node = bound.floorNode;
+  }
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
@@ -241,8 +198,8 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
         << floor.bytes
         << " bytes): while this op runs, its inputs, outputs and workspace, "
-           "the step's arguments and the gradients already computed must all "
-           "be in memory";
+           "the step's arguments and the backward values still to be read "
+           "must all be in memory";
 }
 
 void PlaceCheckpointsPass::runOnOperation() {
@@ -291,12 +248,13 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   remat::Schedule schedule;
   std::string engineNote;
-  if (strategy == "exact") {
-    FailureOr<remat::Schedule> exact =
-        solveExactly(func, *problem, limit, engineNote);
-    if (failed(exact))
+  if (strategy == "exact" || strategy == "optimal") {
+    FailureOr<remat::Schedule> solved =
+        strategy == "exact" ? solveExactly(func, *problem, limit, engineNote)
+                            : solveOptimally(func, *problem, limit, engineNote);
+    if (failed(solved))
       return signalPassFailure();
-    schedule = std::move(*exact);
+    schedule = std::move(*solved);
   } else {
     FailureOr<std::vector<bool>> drop = chooseDrops(func, *problem, limit);
     if (failed(drop))

@@ -120,8 +120,16 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     - `greedy` (needs a budget): drops the forward values the backward pass
       reads in order of bytes per unit of recomputation cost until the plan
       fits, then undoes every drop that is not needed, most expensive first.
-      A heuristic with no optimality guarantee; the scalable optimal engine
-      is being built.
+      A heuristic with no optimality guarantee.
+    - `optimal` (needs a budget): every engine behind one interface
+      (`remat::solveOptimal`): the scalable segment-chain DP (Rotor-style
+      dynamic program over a chain of segments, each with a Pareto set of
+      keep options; values may be recomputed several times), the greedy
+      search, the baselines above, and for small graphs the exact engines
+      (enumeration; the MILP within `time-limit` seconds). The cheapest plan
+      that fits wins, so it never costs more than a baseline that fits; the
+      remark of `explain` gives the engine, a proven lower bound on the cost
+      and the gap.
     - `exact` (needs a budget): Checkmate's MILP (Jain et al. 2020) solved by
       CBC within `time-limit` seconds: optimal within Checkmate's stage space
       when proven, otherwise the best plan found and its proven lower bound.
@@ -141,7 +149,7 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
            "What the budget covers: step (everything) or activations (all but the arguments)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"none\"",
-           "none, full, sqrt, selective, greedy or exact">,
+           "none, full, sqrt, selective, greedy, optimal or exact">,
     Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
            "Cost of recomputation: time (roofline on the profile) or flops">,
     Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
@@ -149,10 +157,42 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with the plan's figures">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
-           "Time limit of the exact engine, in seconds">,
+           "Time limit of the exact engine (MILP), in seconds">,
   ];
   let statistics = [
     Statistic<"numRecomputed", "recomputed-ops", "Number of recomputed ops">,
+  ];
+}
+
+def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
+  let summary = "Print the budget -> recomputation overhead frontier";
+  let description = [{
+    For every training step, solves checkpoint placement with the `optimal`
+    strategy at `points` budgets evenly spaced from the no-recompute peak
+    down to the memory floor (the least any plan needs), and prints the
+    frontier as a table: budget (bytes and fraction of the no-recompute
+    peak, in the terms of `budget-scope`), the plan's peak, its estimated
+    overhead, a proven lower bound on the overhead, and the engine that found
+    the plan. A plan found for a smaller budget also fits a larger one, so
+    each row shows the cheapest plan found whose peak fits. With `output`,
+    also writes the frontier to that file: CSV if it ends in `.csv`, else
+    JSON. The pass reads the IR only.
+
+    `ckpt-opt g.json --ckpt-pareto="points=8 output=frontier.csv"`.
+  }];
+  let options = [
+    Option<"points", "points", "unsigned", /*default=*/"10",
+           "Number of budgets (at least 2)">,
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Also write the frontier to this file (.csv: CSV, else JSON)">,
+    Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
+           "What budgets cover: step or activations">,
+    Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
+           "time (roofline on the profile) or flops">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
+           "Hardware profile for the time objective">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
+           "Time limit of the exact engine per budget, in seconds">,
   ];
 }
 

@@ -1,0 +1,51 @@
+//===- OptimalSolver.h - The `optimal` strategy: engines and bound -*- C++ -*-//
+//
+// One interface over every engine: the exact ones where the problem is small
+// enough (exhaustive enumeration, then Checkmate's MILP with CBC started from
+// the best heuristic plan), the scalable segment-chain DP, the greedy search
+// and the baseline plans given as seeds. The cheapest schedule that fits
+// wins, so `optimal` never costs more than a seed that fits, and its gap is
+// reported against a proven lower bound.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_REMAT_OPTIMALSOLVER_H
+#define CKPT_REMAT_OPTIMALSOLVER_H
+
+#include "ckpt/Remat/ExactSolvers.h"
+#include "ckpt/Remat/SegmentChainSolver.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace mlir::ckpt::remat {
+
+/// Options of `solveOptimal`.
+struct OptimalOptions {
+  /// Drop sets (as for `scheduleDroppingNodes`) of plans the result must not
+  /// be worse than, e.g. the baseline strategies.
+  std::vector<std::vector<bool>> seeds;
+  /// The MILP runs on problems of at most this many nodes (0: never).
+  size_t maxMilpNodes = 100;
+  /// Its wall-clock limit, in seconds.
+  double milpTimeLimitSeconds = 10;
+  /// The greedy search runs on problems of at most this many nodes (it is
+  /// quadratic).
+  size_t maxGreedyNodes = 2500;
+  /// Options of the scalable engine.
+  SegmentChainOptions chain;
+};
+
+/// Returns the cheapest schedule within `budgetBytes` the engines find, with
+/// `engine` naming the one that found it and `lowerBound` a proven lower
+/// bound on the total cost: over every valid schedule (`LowerBound.h`), or,
+/// where the MILP ran, over its stage space if that is higher. `Optimal`
+/// means the MILP or the enumeration proved the schedule optimal within the
+/// stage space; `Infeasible` that no valid schedule fits (proven by the
+/// bound) or none of the stage space does (proven by an exact engine).
+SolveResult solveOptimal(const Problem &problem, int64_t budgetBytes,
+                         const OptimalOptions &options = {});
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_OPTIMALSOLVER_H

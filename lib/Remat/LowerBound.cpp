@@ -1,0 +1,116 @@
+//===- LowerBound.cpp - Knapsack lower bound on recomputation cost -------===//
+
+#include "ckpt/Remat/LowerBound.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <utility>
+#include <vector>
+
+using namespace mlir::ckpt::remat;
+
+CostLowerBound mlir::ckpt::remat::computeCostLowerBound(const Problem &problem,
+                                                        int64_t budgetBytes,
+                                                        int64_t maxWork) {
+  CostLowerBound result;
+  result.totalCost = problem.baseCost();
+  const std::vector<Node> &nodes = problem.nodes;
+  const int32_t n = static_cast<int32_t>(nodes.size());
+  if (problem.validate())
+    return result;
+
+  // Last reader of every value (n for outputs), the group of every node and
+  // the cost of computing a group again.
+  std::vector<int32_t> last(n, -1), group(n);
+  std::vector<double> groupCost(n, 0);
+  for (int32_t i = 0; i < n; ++i) {
+    group[i] = nodes[i].primary >= 0 ? nodes[i].primary : i;
+    groupCost[group[i]] += nodes[i].cost;
+    for (int32_t dep : nodes[i].deps)
+      last[dep] = std::max(last[dep], i);
+  }
+  for (int32_t i = 0; i < n; ++i)
+    if (nodes[i].isOutput)
+      last[i] = n;
+  std::vector<std::vector<int32_t>> leaving(n + 1);
+  for (int32_t v = 0; v < n; ++v)
+    if (last[v] > v + 1)
+      leaving[last[v]].push_back(v);
+
+  // Recomputable values alive across x, by group, cheapest per byte first.
+  std::vector<int64_t> groupBytes(n, 0);
+  std::set<std::pair<double, int32_t>> items;
+  int64_t itemBytes = 0, nonRecomputable = 0;
+  auto keyOf = [&](int32_t g) {
+    return std::make_pair(groupCost[g] / double(groupBytes[g]), g);
+  };
+  auto change = [&](int32_t v, int64_t sign) {
+    if (!nodes[v].recomputable) {
+      nonRecomputable += sign * nodes[v].bytes;
+      return;
+    }
+    int32_t g = group[v];
+    if (groupBytes[g] > 0)
+      items.erase(keyOf(g));
+    groupBytes[g] += sign * nodes[v].bytes;
+    itemBytes += sign * nodes[v].bytes;
+    if (groupBytes[g] > 0)
+      items.insert(keyOf(g));
+  };
+
+  int64_t work = 0;
+  double best = 0;
+  std::vector<int32_t> deps;
+  for (int32_t x = 0; x < n && work < maxWork; ++x) {
+    for (int32_t v : leaving[x])
+      change(v, -1);
+    if (x > 0 && last[x - 1] > x)
+      change(x - 1, +1);
+    // The inputs of x are in memory: take them out of the items.
+    deps = nodes[x].deps;
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    int64_t mandatory = problem.fixedBytes + nodes[x].bytes +
+                        nodes[x].workspace + nonRecomputable;
+    std::vector<int32_t> lifted;
+    for (int32_t dep : deps) {
+      bool alive = last[dep] > x; // in the items or nonRecomputable
+      if (alive && !nodes[dep].recomputable)
+        continue; // already in nonRecomputable
+      mandatory += nodes[dep].bytes;
+      if (alive) {
+        change(dep, -1);
+        lifted.push_back(dep);
+      }
+    }
+    if (mandatory > result.memoryFloor) {
+      result.memoryFloor = mandatory;
+      result.floorNode = x;
+    }
+    int64_t need = mandatory + itemBytes - budgetBytes;
+    if (need > 0 && best < std::numeric_limits<double>::infinity()) {
+      double cost = 0;
+      int64_t left = need;
+      for (auto it = items.begin(); it != items.end() && left > 0; ++it) {
+        ++work;
+        int64_t bytes = groupBytes[it->second];
+        int64_t take = std::min(bytes, left);
+        cost += groupCost[it->second] * (double(take) / double(bytes));
+        left -= take;
+      }
+      if (left > 0) {
+        best = std::numeric_limits<double>::infinity();
+        result.node = x;
+      }
+      if (left <= 0 && cost > best) {
+        best = cost;
+        result.node = x;
+      }
+    }
+    for (int32_t dep : lifted)
+      change(dep, +1);
+  }
+  result.totalCost += best;
+  return result;
+}

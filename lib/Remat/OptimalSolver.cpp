@@ -1,0 +1,139 @@
+//===- OptimalSolver.cpp - Every engine behind one interface --------------===//
+
+#include "ckpt/Remat/OptimalSolver.h"
+
+#include "ckpt/Remat/KeptSetSchedules.h"
+#include "ckpt/Remat/LowerBound.h"
+
+#include "StageSpace.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir::ckpt::remat;
+
+namespace {
+
+/// The best schedule seen so far.
+struct Incumbent {
+  const Problem &problem;
+  int64_t budget;
+  SolveResult best;
+
+  /// Offers `schedule` found by `engine`; keeps it if it fits and is
+  /// strictly cheaper (ties keep the earlier engine, so results do not
+  /// depend on timing).
+  void offer(Schedule schedule, const char *engine) {
+    Evaluation eval = evaluateSchedule(problem, schedule);
+    if (!eval.valid() || eval.peakBytes > budget)
+      return;
+    if (best.hasSchedule() && !(eval.totalCost < best.cost))
+      return;
+    best.status = SolveResult::Status::Feasible;
+    best.schedule = std::move(schedule);
+    best.cost = eval.totalCost;
+    best.peakBytes = eval.peakBytes;
+    best.engine = engine;
+  }
+};
+
+} // namespace
+
+SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
+                                            int64_t budgetBytes,
+                                            const OptimalOptions &options) {
+  detail::SolveClock clock;
+  SolveResult result;
+  if (!clock.accept(problem, result))
+    return clock.finish(result);
+  const double inf = std::numeric_limits<double>::infinity();
+
+  CostLowerBound bound = computeCostLowerBound(problem, budgetBytes);
+  if (bound.totalCost == inf) {
+    result.status = SolveResult::Status::Infeasible;
+    result.lowerBound = inf;
+    result.message = "no schedule fits: proven by the memory bound at node " +
+                     std::to_string(bound.node);
+    return clock.finish(result);
+  }
+
+  Incumbent incumbent{problem, budgetBytes, {}};
+  std::vector<std::string> notes;
+
+  // Tiny problems: enumerate the stage space.
+  if (stageSpaceBits(problem) <= kMaxExhaustiveBits) {
+    SolveResult exact = solveExhaustive(problem, budgetBytes);
+    if (exact.status == SolveResult::Status::Infeasible) {
+      exact.engine = "exhaustive";
+      exact.lowerBound = std::max(exact.lowerBound, bound.totalCost);
+      return clock.finish(exact);
+    }
+    if (exact.hasSchedule()) {
+      exact.engine = "exhaustive";
+      exact.lowerBound = std::max(bound.totalCost, exact.lowerBound);
+      return clock.finish(exact);
+    }
+  }
+
+  // The scalable engine, the seeds, the greedy search.
+  SolveResult chain = solveSegmentChain(problem, budgetBytes, options.chain);
+  if (chain.hasSchedule()) {
+    if (chain.schedule.order.size() <= 20000)
+      detail::dropNeedlessRecomputations(problem, budgetBytes, chain.schedule);
+    incumbent.offer(std::move(chain.schedule), "segment-chain");
+  } else {
+    notes.push_back("segment-chain: " + chain.message);
+  }
+  for (const std::vector<bool> &seed : options.seeds)
+    if (seed.size() == problem.nodes.size())
+      incumbent.offer(scheduleDroppingNodes(problem, seed), "baseline");
+  if (problem.nodes.size() <= options.maxGreedyNodes) {
+    GreedyResult greedy =
+        searchDropsGreedily(problem, budgetBytes, options.seeds);
+    if (!greedy.drop.empty())
+      incumbent.offer(scheduleDroppingNodes(problem, greedy.drop), "greedy");
+  }
+
+  // Small problems: the MILP certifies, or improves.
+  double stageBound = 0;
+  bool proven = false;
+  if (problem.nodes.size() <= options.maxMilpNodes) {
+    SolveResult milp =
+        solveMilp(problem, budgetBytes, options.milpTimeLimitSeconds);
+    if (milp.status == SolveResult::Status::Infeasible &&
+        !incumbent.best.hasSchedule()) {
+      milp.engine = "milp";
+      return clock.finish(milp);
+    }
+    if (milp.hasSchedule()) {
+      stageBound = milp.lowerBound;
+      if (milp.status == SolveResult::Status::Optimal &&
+          !(incumbent.best.hasSchedule() && incumbent.best.cost < milp.cost)) {
+        // Prefer a heuristic plan of the same cost (it is already checked);
+        // otherwise the MILP's.
+        if (!incumbent.best.hasSchedule() || milp.cost < incumbent.best.cost)
+          incumbent.offer(std::move(milp.schedule), "milp");
+        proven = true;
+      } else {
+        incumbent.offer(std::move(milp.schedule), "milp");
+      }
+    } else {
+      notes.push_back("milp: " + milp.message);
+    }
+  }
+
+  result = std::move(incumbent.best);
+  if (!result.hasSchedule()) {
+    result.status = SolveResult::Status::Unknown;
+    result.lowerBound = bound.totalCost;
+    result.message = "no engine found a schedule within the budget";
+    for (const std::string &note : notes)
+      result.message += "; " + note;
+    return clock.finish(result);
+  }
+  if (proven)
+    result.status = SolveResult::Status::Optimal;
+  result.lowerBound =
+      std::min(result.cost, std::max(bound.totalCost, stageBound));
+  return clock.finish(result);
+}
