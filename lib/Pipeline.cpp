@@ -1,13 +1,166 @@
 //===- Pipeline.cpp - The ckpt-opt pass pipeline for embedders ------------===//
+//
+// Placement, then the memory plan. With a budget, the arena (not the
+// simulated peak) is what must fit: a small driver pass re-runs placement
+// with a tightened target when the planned arena is over.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ckpt/Pipeline.h"
 
+#include "ckpt/Analysis/MemoryTimeline.h"
+#include "ckpt/Analysis/StepReport.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Remat/Budget.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::ckpt;
+
+namespace {
+
+/// The pipeline options the driver needs, as plain copyable values.
+struct FitSettings {
+  PlaceCheckpointsPassOptions place;
+  PlanMemoryPassOptions plan;
+  unsigned maxResolves = 3;
+};
+
+/// Places checkpoints and plans memory for every function; with a budget,
+/// re-places with a tightened target while the planned arena is over it.
+/// Each attempt runs on a copy of the original function inside a scratch
+/// module nested in this one, so a rejected attempt leaves nothing behind.
+struct FitArenaPass
+    : public PassWrapper<FitArenaPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FitArenaPass)
+
+  explicit FitArenaPass(FitSettings settings) : settings(std::move(settings)) {}
+
+  StringRef getArgument() const final { return "ckpt-fit-arena"; }
+  StringRef getDescription() const final {
+    return "Place checkpoints and plan memory so that the arena fits the "
+           "budget (the driver of ckpt-pipeline)";
+  }
+
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        funcs.push_back(func);
+    for (func::FuncOp func : funcs)
+      if (failed(fitFunction(func)))
+        return signalPassFailure();
+  }
+
+private:
+  /// Runs placement (with `place`) and planning on a copy of `func`; returns
+  /// the scratch module holding the planned copy, or null on failure.
+  ModuleOp attempt(func::FuncOp func, const PlaceCheckpointsPassOptions &place);
+
+  LogicalResult fitFunction(func::FuncOp func);
+
+  FitSettings settings;
+};
+
+} // namespace
+
+ModuleOp FitArenaPass::attempt(func::FuncOp func,
+                               const PlaceCheckpointsPassOptions &place) {
+  OpBuilder builder(getOperation().getBodyRegion());
+  builder.setInsertionPointToEnd(getOperation().getBody());
+  auto scratch = builder.create<ModuleOp>(func.getLoc());
+  scratch.getBody()->push_back(func.clone());
+  OpPassManager pm(ModuleOp::getOperationName());
+  pm.addNestedPass<func::FuncOp>(createPlaceCheckpointsPass(place));
+  pm.addPass(createPlanMemoryPass(settings.plan));
+  if (failed(runPipeline(pm, scratch))) {
+    scratch.erase();
+    return nullptr;
+  }
+  return scratch;
+}
+
+LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
+  // The budget in the whole-step terms of the arena, resolved as placement
+  // resolves it: a fraction of the no-recompute peak, plus the arguments
+  // when they are outside its scope.
+  int64_t limit = -1;
+  if (!settings.place.budget.empty()) {
+    std::string error;
+    std::optional<remat::Budget> budget =
+        remat::parseBudget(settings.place.budget, error);
+    FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
+    if (budget && succeeded(timeline)) {
+      int64_t excluded = settings.place.budgetScope == "activations"
+                             ? timeline->liveAtEntry
+                             : 0;
+      limit = budget->resolve(timeline->peakBytes - excluded) + excluded;
+    }
+    // Otherwise placement reports the bad budget itself.
+  }
+
+  PlaceCheckpointsPassOptions place = settings.place;
+  int64_t lastArena = -1, target = limit;
+  unsigned resolves = 0;
+  for (;; ++resolves) {
+    ModuleOp scratch;
+    if (resolves == 0) {
+      scratch = attempt(func, place);
+      if (!scratch)
+        return failure();
+    } else {
+      // A tightened target may be infeasible: then the previous miss is the
+      // answer, so placement's own diagnostics are not shown.
+      ScopedDiagnosticHandler quiet(&getContext(),
+                                    [](Diagnostic &) { return success(); });
+      scratch = attempt(func, place);
+      if (!scratch)
+        break;
+    }
+    auto planned = cast<func::FuncOp>(scratch.getBody()->front());
+    auto arena = planned->getAttrOfType<IntegerAttr>(
+        CkptDialect::getArenaSizeAttrName());
+    lastArena = arena ? arena.getInt() : 0;
+    if (limit < 0 || lastArena <= limit) {
+      if (resolves > 0)
+        emitRemark(func.getLoc())
+            << "ckpt-pipeline: the arena fits the budget of " << limit
+            << " bytes after " << resolves
+            << " re-solves (placement target " << target << " bytes, arena "
+            << lastArena << " bytes)";
+      // Keep the planned copy in place of the original.
+      planned->moveBefore(func);
+      func.erase();
+      scratch.erase();
+      return success();
+    }
+    scratch.erase();
+    if (resolves == settings.maxResolves)
+      break;
+    // Lower the target by the excess and place again, in whole-step terms.
+    target -= lastArena - limit;
+    if (target <= 0)
+      break;
+    place.budget = std::to_string(target);
+    place.budgetScope = "step";
+  }
+  int64_t excess = lastArena - limit;
+  emitError(func.getLoc())
+      << "ckpt-pipeline: the planned arena of " << formatBytes(lastArena)
+      << " (" << lastArena << " bytes) exceeds the budget of "
+      << formatBytes(limit) << " (" << limit << " bytes) by " << excess
+      << " bytes ("
+      << llvm::formatv("{0:f2}", 100.0 * static_cast<double>(excess) /
+                                     static_cast<double>(std::max<int64_t>(
+                                         limit, 1)))
+             .str()
+      << "%) after " << resolves << " re-solves with tightened targets";
+  return failure();
+}
 
 void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
                                    const CkptPipelineOptions &options) {
@@ -18,13 +171,23 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
   place.objective = options.objective;
   place.profile = options.profile;
   place.timeLimit = options.timeLimit;
-  pm.addNestedPass<func::FuncOp>(createPlaceCheckpointsPass(place));
+  if (!options.planMemory) {
+    pm.addNestedPass<func::FuncOp>(createPlaceCheckpointsPass(place));
+    return;
+  }
+  FitSettings settings;
+  settings.place = place;
+  settings.plan.alignment = options.alignment;
+  settings.plan.inPlace = options.inPlace;
+  settings.plan.verify = options.verifyPlan;
+  settings.maxResolves = options.maxResolves;
+  pm.addPass(std::make_unique<FitArenaPass>(std::move(settings)));
 }
 
 void mlir::ckpt::registerCkptPipeline() {
   PassPipelineRegistration<CkptPipelineOptions>(
       "ckpt-pipeline",
-      "The ckpt-opt pipeline: checkpoint placement under a memory budget "
-      "(later: memory planning, code generation)",
+      "The ckpt-opt pipeline: checkpoint placement under a memory budget, "
+      "then the memory plan, with the budget checked on the arena",
       buildCkptPipeline);
 }

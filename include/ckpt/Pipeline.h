@@ -45,12 +45,38 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
       *this, "time-limit",
       llvm::cl::desc("Time limit of the exact engine, in seconds"),
       llvm::cl::init(60.0)};
+  Option<bool> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("Plan every buffer into one arena after placement "
+                     "(ckpt-plan-memory) and check the budget on the arena"),
+      llvm::cl::init(false)};
+  Option<int64_t> alignment{
+      *this, "alignment",
+      llvm::cl::desc("Alignment of the memory plan, in bytes"),
+      llvm::cl::init(256)};
+  Option<bool> inPlace{
+      *this, "in-place",
+      llvm::cl::desc("Let elementwise ops overwrite an operand dying there"),
+      llvm::cl::init(true)};
+  Option<bool> verifyPlan{
+      *this, "verify-plan",
+      llvm::cl::desc("Check the memory plan with the independent checker"),
+      llvm::cl::init(false)};
+  Option<unsigned> maxResolves{
+      *this, "max-resolves",
+      llvm::cl::desc("How many times placement is re-run with a tightened "
+                     "target when the planned arena exceeds the budget"),
+      llvm::cl::init(3)};
 };
 
 /// Adds the ckpt pipeline to `pm` (anchored on `builtin.module`): checkpoint
 /// placement under the budget on every function, with the result re-checked
-/// by the memory simulation. Later stages (memory planning, code generation)
-/// are added here as they land.
+/// by the memory simulation, then (with `plan-memory`) the memory plan. With
+/// a budget, the planned arena must fit it: if fragmentation or alignment
+/// push it over, placement is re-run from the original function with the
+/// target lowered by the excess, at most `max-resolves` times, and the
+/// pipeline fails saying by how much the arena misses the budget. Code
+/// generation is added here when it lands.
 void buildCkptPipeline(OpPassManager &pm, const CkptPipelineOptions &options);
 
 /// Registers `ckpt-pipeline` with the global pass-pipeline registry.

@@ -165,6 +165,16 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
   for (size_t index : ArrayRef<size_t>(saved).take_front(10))
     report.largestSaved.push_back(describeBuffer(t.buffers[index]));
 
+  // The memory plan's figures, when ckpt-plan-memory ran.
+  auto arena = func->getAttrOfType<IntegerAttr>(
+      CkptDialect::getArenaSizeAttrName());
+  auto bound = func->getAttrOfType<IntegerAttr>(
+      CkptDialect::getArenaLowerBoundAttrName());
+  if (arena && bound) {
+    report.arenaBytes = arena.getInt();
+    report.arenaLowerBound = bound.getInt();
+  }
+
   // Timeline downsampled to at most 64 points.
   size_t n = t.liveDuring.size(), points = std::min<size_t>(n, 64);
   for (size_t p = 0; p < points; ++p) {
@@ -182,6 +192,13 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
 //===----------------------------------------------------------------------===//
 
 static const char *kPhaseNames[] = {"forward", "backward", "optimizer"};
+
+/// The arena over its lower bound (1 for an empty arena).
+static double arenaRatio(const StepReport &r) {
+  return r.arenaLowerBound > 0 ? static_cast<double>(r.arenaBytes) /
+                                     static_cast<double>(r.arenaLowerBound)
+                               : 1.0;
+}
 
 void mlir::ckpt::printStepReportText(const StepReport &r,
                                      llvm::raw_ostream &os) {
@@ -226,6 +243,12 @@ void mlir::ckpt::printStepReportText(const StepReport &r,
     os << " " << stringifyBufferKind(static_cast<BufferKind>(k)) << " "
        << formatBytes(r.peakByKind[k]) << ",";
   os << " workspace " << formatBytes(r.peakWorkspace) << "\n";
+  if (r.hasArena())
+    os << llvm::formatv("{0,-20} {1} ({2} bytes), lower bound {3} ({4} "
+                        "bytes), ratio {5:f4}\n",
+                        "planned arena", formatBytes(r.arenaBytes),
+                        r.arenaBytes, formatBytes(r.arenaLowerBound),
+                        r.arenaLowerBound, arenaRatio(r));
   if (!r.timeline.empty())
     os << llvm::formatv("{0,-20} {1}  ({2} .. {3})\n", "memory timeline",
                         sparkline(r.timeline),
@@ -281,5 +304,9 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
                             {"peak", std::move(peak)},
                             {"largest_saved_activations", std::move(saved)},
                             {"timeline", std::move(timeline)}};
+  if (r.hasArena())
+    object["arena"] = llvm::json::Object{{"bytes", r.arenaBytes},
+                                         {"lower_bound", r.arenaLowerBound},
+                                         {"ratio", arenaRatio(r)}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
 }

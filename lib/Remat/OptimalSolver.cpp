@@ -8,6 +8,8 @@
 #include "StageSpace.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <limits>
 
 using namespace mlir::ckpt::remat;
@@ -37,6 +39,25 @@ struct Incumbent {
   }
 };
 
+/// Wall-clock seconds per engine, as "name:seconds" pairs.
+class EngineTimes {
+public:
+  /// Runs `work` and records its time under `name`.
+  template <typename Work> auto time(const char *name, Work work) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = work();
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "%s%s:%.3f",
+                  text.empty() ? "" : ",", name, seconds);
+    text += buffer;
+    return result;
+  }
+  std::string text;
+};
+
 } // namespace
 
 SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
@@ -48,7 +69,9 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
     return clock.finish(result);
   const double inf = std::numeric_limits<double>::infinity();
 
-  CostLowerBound bound = computeCostLowerBound(problem, budgetBytes);
+  EngineTimes times;
+  CostLowerBound bound = times.time(
+      "bound", [&] { return computeCostLowerBound(problem, budgetBytes); });
   if (bound.totalCost == inf) {
     result.status = SolveResult::Status::Infeasible;
     result.lowerBound = inf;
@@ -62,7 +85,9 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
 
   // Tiny problems: enumerate the stage space.
   if (stageSpaceBits(problem) <= kMaxExhaustiveBits) {
-    SolveResult exact = solveExhaustive(problem, budgetBytes);
+    SolveResult exact = times.time(
+        "exhaustive", [&] { return solveExhaustive(problem, budgetBytes); });
+    exact.message = "engine seconds " + times.text;
     if (exact.status == SolveResult::Status::Infeasible) {
       exact.engine = "exhaustive";
       exact.lowerBound = std::max(exact.lowerBound, bound.totalCost);
@@ -76,7 +101,9 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
   }
 
   // The scalable engine, the seeds, the greedy search.
-  SolveResult chain = solveSegmentChain(problem, budgetBytes, options.chain);
+  SolveResult chain = times.time("segment-chain", [&] {
+    return solveSegmentChain(problem, budgetBytes, options.chain);
+  });
   if (chain.hasSchedule()) {
     if (chain.schedule.order.size() <= 20000)
       detail::dropNeedlessRecomputations(problem, budgetBytes, chain.schedule);
@@ -88,8 +115,9 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
     if (seed.size() == problem.nodes.size())
       incumbent.offer(scheduleDroppingNodes(problem, seed), "baseline");
   if (problem.nodes.size() <= options.maxGreedyNodes) {
-    GreedyResult greedy =
-        searchDropsGreedily(problem, budgetBytes, options.seeds);
+    GreedyResult greedy = times.time("greedy", [&] {
+      return searchDropsGreedily(problem, budgetBytes, options.seeds);
+    });
     if (!greedy.drop.empty())
       incumbent.offer(scheduleDroppingNodes(problem, greedy.drop), "greedy");
   }
@@ -98,8 +126,9 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
   double stageBound = 0;
   bool proven = false;
   if (problem.nodes.size() <= options.maxMilpNodes) {
-    SolveResult milp =
-        solveMilp(problem, budgetBytes, options.milpTimeLimitSeconds);
+    SolveResult milp = times.time("milp", [&] {
+      return solveMilp(problem, budgetBytes, options.milpTimeLimitSeconds);
+    });
     if (milp.status == SolveResult::Status::Infeasible &&
         !incumbent.best.hasSchedule()) {
       milp.engine = "milp";
@@ -131,6 +160,7 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
       result.message += "; " + note;
     return clock.finish(result);
   }
+  result.message = "engine seconds " + times.text;
   if (proven)
     result.status = SolveResult::Status::Optimal;
   result.lowerBound =

@@ -46,6 +46,9 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// DP choice: run B_t on P first (see `backwardNeedsOnlyP`).
 constexpr int16_t kBackwardFirst = std::numeric_limits<int16_t>::max();
+/// DP choice base: a checkpoint sweep whose stored checkpoint is released to
+/// the call after it (so it cannot keep P for the call before it).
+constexpr int16_t kReleasedCheckpoint = 1000;
 
 /// One way of keeping a segment's values for its backward pass.
 struct KeepOption {
@@ -69,9 +72,14 @@ struct KeepOption {
   double presentLeafCost = 0;
   int64_t presentLeafPeak = 0, presentBackwardPeak = 0;
 
+  /// Whether B_j, run with this option, reads a value from before the
+  /// segment (then the checkpoint before it cannot be released earlier).
+  bool usesInput = false;
+
   /// The figures by which options are compared (all: smaller is better).
   std::vector<double> criteria() const {
-    return {backwardCost,
+    return {double(usesInput),
+            backwardCost,
             backwardCost + leafCost,
             backwardCost + branchCost,
             backwardCost + presentLeafCost,
@@ -102,6 +110,13 @@ struct Segment {
   /// Whether B_j can run on P alone: it reads only values of P (and no
   /// value of an earlier segment), so with P held it needs no checkpoint.
   bool backwardNeedsOnlyP = false;
+  /// Whether every value of the checkpoint before this segment (X_{j-1})
+  /// belongs to segment j - 1 and is read by no forward node after segment
+  /// j: the caller that stored it may then hand its bytes back once segment
+  /// j's last recomputation has read it ("release", DP state r).
+  bool shortInput = false;
+  /// Bytes of X_{j-1} (when `shortInput`).
+  int64_t inputBytes = 0;
   std::vector<KeepOption> options;
 };
 
@@ -146,24 +161,42 @@ private:
 
   // --- DP and emission -------------------------------------------------------
   void runDp();
-  /// C(s, t, ., withP): `withP` says P of segment t is held by the caller.
-  double *costC(int32_t s, int32_t t, bool withP) {
-    return &tableC[((static_cast<size_t>(s) * K + t) * 2 + withP) * (M + 1)];
+  /// Index of the table row C(s, t, ., withP, release): `withP` says P of
+  /// segment t is held by the caller; `release` that the caller hands the
+  /// bytes of X_{s-1} back once segment s's last recomputation read it.
+  size_t rowC(int32_t s, int32_t t, bool withP, bool release) const {
+    size_t pair = static_cast<size_t>(t) * (t + 1) / 2 + s;
+    return ((pair * 2 + withP) * 2 + release) * (static_cast<size_t>(M) + 1);
   }
-  int16_t *choiceC(int32_t s, int32_t t, bool withP) {
-    return &decisionC[((static_cast<size_t>(s) * K + t) * 2 + withP) *
-                      (M + 1)];
+  double *costC(int32_t s, int32_t t, bool withP, bool release) {
+    return &tableC[rowC(s, t, withP, release)];
   }
-  int64_t quanta(int64_t bytes) const { return (bytes + quantum - 1) / quantum; }
+  int16_t *choiceC(int32_t s, int32_t t, bool withP, bool release) {
+    return &decisionC[rowC(s, t, withP, release)];
+  }
+  /// After a checkpoint sweep stored X_e: the cheaper of C(s, e) with and
+  /// without P_e kept (per m), and which.
+  size_t rowAfter(int32_t s, int32_t e, bool release) const {
+    size_t pair = static_cast<size_t>(e) * (e + 1) / 2 + s;
+    return (pair * 2 + release) * (static_cast<size_t>(M) + 1);
+  }
+  /// Whether a release may be granted to C(s, ...) (or D(s)).
+  bool releasable(int32_t s) const { return s > 0 && segments[s].shortInput; }
+  /// Bytes in memory quanta, rounded to the nearest: the DP's model is then
+  /// as often optimistic as pessimistic; the exact re-check and the repair
+  /// rounds catch the optimistic cases.
+  int64_t quanta(int64_t bytes) const {
+    return (bytes + quantum / 2) / quantum;
+  }
   /// Peak of a checkpoint sweep over segments s..e (first pass or not).
   int64_t sweepPeak(int32_t s, int32_t e, bool first) const;
   double sweepCost(int32_t s, int32_t e) const;
 
-  void emitC(int32_t s, int32_t t, int32_t m, bool withP);
+  void emitC(int32_t s, int32_t t, int32_t m, bool withP, bool release);
+  void emitD(int32_t s, int32_t m, bool release);
   /// Emits C(s, e) after a checkpoint sweep stored X_e: with P held if
   /// that is cheaper (as the DP decided).
-  void emitAfterCheckpoint(int32_t s, int32_t e, int32_t m);
-  void emitD(int32_t s, int32_t m);
+  void emitAfterCheckpoint(int32_t s, int32_t e, int32_t m, bool release);
   void emitSweep(int32_t s, int32_t e, bool first);
   void emitKeep(int32_t j, const KeepOption &option, bool branch, bool first,
                 bool withP);
@@ -208,8 +241,9 @@ private:
   // DP.
   int64_t quantum = 1;
   int32_t M = 0;
-  std::vector<double> tableC, tableD;
+  std::vector<double> tableC, tableD, tableAfter;
   std::vector<int16_t> decisionC, decisionD;
+  std::vector<bool> afterWithP;
 
   Schedule schedule;
 };
@@ -645,9 +679,13 @@ void ChainSolver::buildSegmentFigures(int32_t j) {
     setKept(j, option, false);
     events.clear();
     planBackward(j, events);
-    for (int32_t id : events)
+    for (int32_t id : events) {
       if (id < F)
         option.backwardCost += nodes[id].cost;
+      for (int32_t dep : nodes[id].deps)
+        if (dep < seg.lo && !nodes[dep].isOutput)
+          option.usesInput = true;
+    }
     option.backwardPeak = backwardPeak(j, events);
     all.push_back(std::move(option));
   }
@@ -694,6 +732,19 @@ void ChainSolver::buildSegmentFigures(int32_t j) {
 }
 
 void ChainSolver::buildCheckpointTables() {
+  // A cut c is crossed "long" by a value read after segment c + 1's forward
+  // nodes; its checkpoint cannot be released early.
+  std::vector<int32_t> longCrossing(K + 1, 0);
+  for (int32_t v = 0; v < F; ++v)
+    if (isTracked(v) && lastSeg[v] >= segmentOf[v] + 2) {
+      ++longCrossing[segmentOf[v]];
+      --longCrossing[lastSeg[v] - 1];
+    }
+  int32_t open = 0;
+  for (int32_t c = 0; c + 1 < K; ++c) {
+    open += longCrossing[c];
+    segments[c + 1].shortInput = open == 0;
+  }
   // Difference arrays over cuts, per segment of the value.
   std::vector<int64_t> storedDiff(static_cast<size_t>(K) * (K + 1), 0);
   std::vector<int64_t> forwardDiff(static_cast<size_t>(K) * (K + 1), 0);
@@ -734,6 +785,8 @@ void ChainSolver::buildCheckpointTables() {
         carriedForward[s * K + c + 1] = b; // FX_c in segments >= s
     }
   }
+  for (int32_t j = 1; j < K; ++j)
+    segments[j].inputBytes = stored[(j - 1) * K + j - 1];
 }
 
 //===----------------------------------------------------------------------===//
@@ -761,10 +814,16 @@ double ChainSolver::sweepCost(int32_t s, int32_t e) const {
 
 void ChainSolver::runDp() {
   const size_t width = static_cast<size_t>(M) + 1;
-  tableC.assign(static_cast<size_t>(K) * K * 2 * width, kInf);
-  decisionC.assign(static_cast<size_t>(K) * K * 2 * width, 0);
+  const size_t pairs = static_cast<size_t>(K) * (K + 1) / 2;
+  tableC.assign(pairs * 4 * width, kInf);
+  decisionC.assign(pairs * 4 * width, 0);
+  tableAfter.assign(pairs * 2 * width, kInf);
+  afterWithP.assign(pairs * 2 * width, false);
   auto background = [&](int32_t t) {
     return quanta(backGap[segments[t].backLo - F]);
+  };
+  auto at = [&](const double *row, int64_t m) {
+    return row[std::min<int64_t>(m, M)];
   };
   auto relax = [](double *cost, int16_t *choice, double value, int16_t code) {
     if (value < *cost) {
@@ -772,19 +831,21 @@ void ChainSolver::runDp() {
       *choice = code;
     }
   };
-  // min(C(s, e, m), C(s, e, m - P_e) with P_e held) for every m, and which.
-  std::vector<double> after(width);
-  std::vector<bool> afterWithP(width);
-  auto bestAfterCheckpoint = [&](int32_t s, int32_t e) {
-    const double *free = costC(s, e, false);
-    const double *held = costC(s, e, true);
+  // Fills the "after checkpoint" row of (s, e) once C(s, e) is final.
+  auto finishPair = [&](int32_t s, int32_t e) {
     int64_t p = quanta(segments[e].presentBytes);
-    for (size_t m = 0; m < width; ++m) {
-      after[m] = free[m];
-      afterWithP[m] = false;
-      if (static_cast<int64_t>(m) >= p && held[m - p] < after[m]) {
-        after[m] = held[m - p];
-        afterWithP[m] = true;
+    for (bool release : {false, true}) {
+      const double *free = costC(s, e, false, release);
+      const double *held = costC(s, e, true, release);
+      double *after = &tableAfter[rowAfter(s, e, release)];
+      auto withP = afterWithP.begin() + rowAfter(s, e, release);
+      for (size_t m = 0; m < width; ++m) {
+        after[m] = free[m];
+        withP[m] = false;
+        if (static_cast<int64_t>(m) >= p && held[m - p] < after[m]) {
+          after[m] = held[m - p];
+          withP[m] = true;
+        }
       }
     }
   };
@@ -793,99 +854,130 @@ void ChainSolver::runDp() {
       int32_t t = s + len;
       int64_t bg = background(t);
       const Segment &seg = segments[s];
-      for (bool withP : {false, true}) {
-        double *cost = costC(s, t, withP);
-        int16_t *choice = choiceC(s, t, withP);
-        for (size_t o = 0; o < seg.options.size(); ++o) {
-          const KeepOption &option = seg.options[o];
-          int16_t code = static_cast<int16_t>(-1 - static_cast<int32_t>(o));
-          if (len == 0) {
-            int64_t need =
-                withP ? std::max(bg + quanta(option.presentLeafPeak),
-                                 quanta(option.presentBackwardPeak))
-                      : std::max(bg + quanta(option.leafPeak),
-                                 quanta(option.backwardPeak));
-            double value = (withP ? option.presentLeafCost : option.leafCost) +
-                           option.backwardCost;
-            for (int64_t m = need; m <= M; ++m)
-              relax(cost + m, choice + m, value, code);
-            continue;
-          }
-          int64_t held = quanta(option.branchBytes);
-          int64_t need = std::max({bg + quanta(option.branchPeak),
-                                   quanta(option.backwardPeak), held});
-          double base = option.branchCost + option.backwardCost;
-          const double *rest = costC(s + 1, t, withP);
-          for (int64_t m = need; m <= M; ++m)
-            relax(cost + m, choice + m, base + rest[m - held], code);
-        }
-      }
-      // With P held and B_t needing nothing else: run B_t first, then the
-      // rest without a checkpoint after segment t - 1.
-      const Segment &top = segments[t];
-      if (len > 0 && top.backwardNeedsOnlyP && !top.options.empty() &&
-          top.options.front().dropped.empty()) {
-        // P dies during B_t: the rest has its bytes back.
-        int64_t need = quanta(top.options.front().presentBackwardPeak);
-        int64_t freed = quanta(top.presentBytes);
-        const double *rest = costC(s, t - 1, false);
-        double *cost = costC(s, t, true);
-        int16_t *choice = choiceC(s, t, true);
-        for (int64_t m = need; m <= M; ++m)
-          relax(cost + m, choice + m, rest[std::min<int64_t>(M, m + freed)],
-                kBackwardFirst);
-      }
-      for (int32_t next = s + 1; next <= t; ++next) {
-        int64_t held = quanta(stored[s * K + next - 1]);
-        int64_t need =
-            std::max(bg + quanta(sweepPeak(s, next - 1, false)), held);
-        double base = sweepCost(s, next - 1);
-        bestAfterCheckpoint(s, next - 1);
+      int64_t give = releasable(s) ? quanta(seg.inputBytes) : 0;
+      for (bool release : {false, true}) {
+        if (release && !releasable(s))
+          continue;
         for (bool withP : {false, true}) {
-          double *cost = costC(s, t, withP);
-          int16_t *choice = choiceC(s, t, withP);
-          const double *later = costC(next, t, withP);
-          for (int64_t m = need; m <= M; ++m)
-            relax(cost + m, choice + m, base + later[m - held] + after[m],
-                  static_cast<int16_t>(next));
+          double *cost = costC(s, t, withP, release);
+          int16_t *choice = choiceC(s, t, withP, release);
+          for (size_t o = 0; o < seg.options.size(); ++o) {
+            const KeepOption &option = seg.options[o];
+            int16_t code = static_cast<int16_t>(-1 - static_cast<int32_t>(o));
+            int64_t back = quanta(withP && len == 0
+                                      ? option.presentBackwardPeak
+                                      : option.backwardPeak);
+            int64_t returned = release && !option.usesInput ? give : 0;
+            if (len == 0) {
+              int64_t need =
+                  std::max(bg + quanta(withP ? option.presentLeafPeak
+                                             : option.leafPeak),
+                           back - returned);
+              double value =
+                  (withP ? option.presentLeafCost : option.leafCost) +
+                  option.backwardCost;
+              for (int64_t m = std::max<int64_t>(need, 0); m <= M; ++m)
+                relax(cost + m, choice + m, value, code);
+              continue;
+            }
+            int64_t held = quanta(option.branchBytes);
+            int64_t need = std::max(
+                {bg + quanta(option.branchPeak), back - returned, held});
+            double base = option.branchCost + option.backwardCost;
+            const double *rest = costC(s + 1, t, withP, false);
+            for (int64_t m = std::max<int64_t>(need, 0); m <= M; ++m)
+              relax(cost + m, choice + m,
+                    base + at(rest, m - held + returned), code);
+          }
+          // With P held and B_t needing nothing else: run B_t first, then
+          // the rest without a checkpoint after segment t - 1.
+          const Segment &top = segments[t];
+          if (withP && len > 0 && top.backwardNeedsOnlyP &&
+              !top.options.empty() && top.options.front().dropped.empty()) {
+            int64_t need = quanta(top.options.front().presentBackwardPeak);
+            int64_t freed = quanta(top.presentBytes);
+            const double *rest = costC(s, t - 1, false, release);
+            for (int64_t m = need; m <= M; ++m)
+              relax(cost + m, choice + m, at(rest, m + freed), kBackwardFirst);
+          }
+          for (int32_t next = s + 1; next <= t; ++next) {
+            int64_t held = quanta(stored[s * K + next - 1]);
+            int64_t need =
+                std::max(bg + quanta(sweepPeak(s, next - 1, false)), held);
+            double base = sweepCost(s, next - 1);
+            const double *later = costC(next, t, withP, false);
+            const double *after = &tableAfter[rowAfter(s, next - 1, release)];
+            for (int64_t m = need; m <= M; ++m)
+              relax(cost + m, choice + m, base + later[m - held] + after[m],
+                    static_cast<int16_t>(next));
+            if (!releasable(next))
+              continue;
+            // The stored checkpoint goes back to C(next, t) once read, so
+            // C(s, next - 1) cannot keep its P.
+            const double *released = costC(next, t, withP, true);
+            const double *plain = costC(s, next - 1, false, release);
+            for (int64_t m = need; m <= M; ++m)
+              relax(cost + m, choice + m,
+                    base + released[m - held] + plain[m],
+                    static_cast<int16_t>(kReleasedCheckpoint + next));
+          }
         }
       }
+      finishPair(s, t);
     }
   }
-  // First pass.
-  tableD.assign(static_cast<size_t>(K) * width, kInf);
-  decisionD.assign(static_cast<size_t>(K) * width, 0);
+  // First pass: D(s, release) is C(s, K - 1) with the first computations
+  // free.
+  tableD.assign(static_cast<size_t>(K) * 2 * width, kInf);
+  decisionD.assign(static_cast<size_t>(K) * 2 * width, 0);
+  auto rowD = [&](int32_t s, bool release) {
+    return (static_cast<size_t>(s) * 2 + release) * width;
+  };
   int64_t bg = background(K - 1);
   for (int32_t s = K - 1; s >= 0; --s) {
-    double *cost = &tableD[s * width];
-    int16_t *choice = &decisionD[s * width];
     const Segment &seg = segments[s];
-    for (size_t o = 0; o < seg.options.size(); ++o) {
-      const KeepOption &option = seg.options[o];
-      int16_t code = static_cast<int16_t>(-1 - static_cast<int32_t>(o));
-      if (s == K - 1) {
-        int64_t need = std::max(bg + quanta(option.firstLeafPeak),
-                                quanta(option.backwardPeak));
-        for (int64_t m = need; m <= M; ++m)
-          relax(cost + m, choice + m, option.backwardCost, code);
+    int64_t give = releasable(s) ? quanta(seg.inputBytes) : 0;
+    for (bool release : {false, true}) {
+      if (release && !releasable(s))
         continue;
+      double *cost = &tableD[rowD(s, release)];
+      int16_t *choice = &decisionD[rowD(s, release)];
+      for (size_t o = 0; o < seg.options.size(); ++o) {
+        const KeepOption &option = seg.options[o];
+        int16_t code = static_cast<int16_t>(-1 - static_cast<int32_t>(o));
+        int64_t returned = release && !option.usesInput ? give : 0;
+        int64_t back = quanta(option.backwardPeak) - returned;
+        if (s == K - 1) {
+          int64_t need = std::max(bg + quanta(option.firstLeafPeak), back);
+          for (int64_t m = std::max<int64_t>(need, 0); m <= M; ++m)
+            relax(cost + m, choice + m, option.backwardCost, code);
+          continue;
+        }
+        int64_t held = quanta(option.branchBytes);
+        int64_t need =
+            std::max({bg + quanta(option.firstBranchPeak), back, held});
+        const double *rest = &tableD[rowD(s + 1, false)];
+        for (int64_t m = std::max<int64_t>(need, 0); m <= M; ++m)
+          relax(cost + m, choice + m,
+                option.backwardCost + at(rest, m - held + returned), code);
       }
-      int64_t held = quanta(option.branchBytes);
-      int64_t need = std::max({bg + quanta(option.firstBranchPeak),
-                               quanta(option.backwardPeak), held});
-      const double *rest = &tableD[(s + 1) * width];
-      for (int64_t m = need; m <= M; ++m)
-        relax(cost + m, choice + m, option.backwardCost + rest[m - held],
-              code);
-    }
-    for (int32_t next = s + 1; next < K; ++next) {
-      int64_t held = quanta(stored[s * K + next - 1]);
-      int64_t need = std::max(bg + quanta(sweepPeak(s, next - 1, true)), held);
-      const double *later = &tableD[next * width];
-      bestAfterCheckpoint(s, next - 1);
-      for (int64_t m = need; m <= M; ++m)
-        relax(cost + m, choice + m, later[m - held] + after[m],
-              static_cast<int16_t>(next));
+      for (int32_t next = s + 1; next < K; ++next) {
+        int64_t held = quanta(stored[s * K + next - 1]);
+        int64_t need =
+            std::max(bg + quanta(sweepPeak(s, next - 1, true)), held);
+        const double *later = &tableD[rowD(next, false)];
+        const double *after = &tableAfter[rowAfter(s, next - 1, release)];
+        for (int64_t m = need; m <= M; ++m)
+          relax(cost + m, choice + m, later[m - held] + after[m],
+                static_cast<int16_t>(next));
+        if (!releasable(next))
+          continue;
+        const double *released = &tableD[rowD(next, true)];
+        const double *plain = costC(s, next - 1, false, release);
+        for (int64_t m = need; m <= M; ++m)
+          relax(cost + m, choice + m, released[m - held] + plain[m],
+                static_cast<int16_t>(kReleasedCheckpoint + next));
+      }
     }
   }
 }
@@ -937,58 +1029,82 @@ void ChainSolver::emitBackward(int32_t j, const KeepOption &option) {
   planBackward(j, schedule.order);
 }
 
-void ChainSolver::emitAfterCheckpoint(int32_t s, int32_t e, int32_t m) {
-  int64_t p = quanta(segments[e].presentBytes);
-  if (m >= p && costC(s, e, true)[m - p] < costC(s, e, false)[m])
-    emitC(s, e, static_cast<int32_t>(m - p), true);
+void ChainSolver::emitAfterCheckpoint(int32_t s, int32_t e, int32_t m,
+                                      bool release) {
+  if (afterWithP[rowAfter(s, e, release) + m])
+    emitC(s, e, static_cast<int32_t>(m - quanta(segments[e].presentBytes)),
+          true, release);
   else
-    emitC(s, e, m, false);
+    emitC(s, e, m, false, release);
 }
 
-void ChainSolver::emitC(int32_t s, int32_t t, int32_t m, bool withP) {
-  int16_t code = choiceC(s, t, withP)[m];
+/// Memory index after handing `extra` quanta back, capped at the table.
+static int32_t withReturned(int32_t m, int64_t extra, int32_t limit) {
+  return static_cast<int32_t>(std::min<int64_t>(limit, m + extra));
+}
+
+void ChainSolver::emitC(int32_t s, int32_t t, int32_t m, bool withP,
+                        bool release) {
+  int16_t code = choiceC(s, t, withP, release)[m];
   if (code == kBackwardFirst) {
     emitBackward(t, segments[t].options.front());
     emitC(s, t - 1,
-          static_cast<int32_t>(std::min<int64_t>(
-              M, m + quanta(segments[t].presentBytes))),
-          false);
+          withReturned(m, quanta(segments[t].presentBytes), M), false,
+          release);
     return;
   }
   if (code < 0) {
     const KeepOption &option = segments[s].options[-1 - code];
+    int64_t returned =
+        release && !option.usesInput ? quanta(segments[s].inputBytes) : 0;
     if (s == t) {
       emitKeep(s, option, /*branch=*/false, /*first=*/false, withP);
     } else {
       emitKeep(s, option, /*branch=*/true, /*first=*/false, false);
-      emitC(s + 1, t, m - static_cast<int32_t>(quanta(option.branchBytes)),
-            withP);
+      emitC(s + 1, t,
+            withReturned(m - static_cast<int32_t>(quanta(option.branchBytes)),
+                         returned, M),
+            withP, false);
     }
     emitBackward(s, option);
     return;
   }
-  int32_t next = code;
+  bool released = code >= kReleasedCheckpoint;
+  int32_t next = released ? code - kReleasedCheckpoint : code;
   emitSweep(s, next - 1, /*first=*/false);
   emitC(next, t, m - static_cast<int32_t>(quanta(stored[s * K + next - 1])),
-        withP);
-  emitAfterCheckpoint(s, next - 1, m);
+        withP, released);
+  if (released)
+    emitC(s, next - 1, m, false, release);
+  else
+    emitAfterCheckpoint(s, next - 1, m, release);
 }
 
-void ChainSolver::emitD(int32_t s, int32_t m) {
+void ChainSolver::emitD(int32_t s, int32_t m, bool release) {
   const size_t width = static_cast<size_t>(M) + 1;
-  int16_t code = decisionD[s * width + m];
+  int16_t code = decisionD[(static_cast<size_t>(s) * 2 + release) * width + m];
   if (code < 0) {
     const KeepOption &option = segments[s].options[-1 - code];
+    int64_t returned =
+        release && !option.usesInput ? quanta(segments[s].inputBytes) : 0;
     emitKeep(s, option, /*branch=*/s != K - 1, /*first=*/true, false);
     if (s != K - 1)
-      emitD(s + 1, m - static_cast<int32_t>(quanta(option.branchBytes)));
+      emitD(s + 1,
+            withReturned(m - static_cast<int32_t>(quanta(option.branchBytes)),
+                         returned, M),
+            false);
     emitBackward(s, option);
     return;
   }
-  int32_t next = code;
+  bool released = code >= kReleasedCheckpoint;
+  int32_t next = released ? code - kReleasedCheckpoint : code;
   emitSweep(s, next - 1, /*first=*/true);
-  emitD(next, m - static_cast<int32_t>(quanta(stored[s * K + next - 1])));
-  emitAfterCheckpoint(s, next - 1, m);
+  emitD(next, m - static_cast<int32_t>(quanta(stored[s * K + next - 1])),
+        released);
+  if (released)
+    emitC(s, next - 1, m, false, release);
+  else
+    emitAfterCheckpoint(s, next - 1, m, release);
 }
 
 SolveResult ChainSolver::solve() {
@@ -1023,9 +1139,11 @@ SolveResult ChainSolver::solve() {
   size_t optionCount = 0;
   for (const Segment &seg : segments)
     optionCount += seg.options.size();
-  double work = double(K) * K * K / 6 + double(K) * optionCount + 1;
+  // Per memory slot: the checkpoint transitions (K^3 / 6, times 4 state
+  // variants, twice where the checkpoint may be released) and the options.
+  double work = double(K) * K * K / 6 * 6 + double(K) * optionCount * 4 + 1;
   int64_t slots = static_cast<int64_t>(
-      std::clamp(options.workLimit / work, 128.0, 4096.0));
+      std::clamp(options.workLimit / work, 64.0, 4096.0));
   quantum = std::max<int64_t>(1, (available + slots - 1) / slots);
   M = static_cast<int32_t>(available / quantum);
   runDp();
@@ -1035,7 +1153,7 @@ SolveResult ChainSolver::solve() {
     if (!(tableD[m] < kInf))
       break;
     schedule.order.clear();
-    emitD(0, m);
+    emitD(0, m, false);
     Evaluation eval = evaluateSchedule(problem, schedule);
     if (!eval.valid()) {
       result.message = "internal error: invalid schedule: " + eval.error;

@@ -57,6 +57,14 @@ struct StepReport {
   /// Live bytes over the schedule, downsampled to at most 64 points (the
   /// maximum within each stretch of ops).
   std::vector<int64_t> timeline;
+  /// The planned arena (`ckpt.arena_size`, docs/memory-plan.md), or -1 when
+  /// the function has no memory plan.
+  int64_t arenaBytes = -1;
+  /// The plan's lower bound (`ckpt.arena_lower_bound`), or -1.
+  int64_t arenaLowerBound = -1;
+
+  /// True when the function carries a memory plan.
+  bool hasArena() const { return arenaBytes >= 0; }
 };
 
 /// Builds the report of `func` from its memory timeline and a cost model.

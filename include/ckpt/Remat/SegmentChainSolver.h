@@ -9,7 +9,7 @@
 // storing a later one, and solved recursively -- so values may be recomputed
 // several times, as revolve-like schedules do at low budgets. The schedule
 // the DP describes is emitted and re-checked with `evaluateSchedule`; where
-// the DP's memory model (conservative, with sizes in quanta) is not exact,
+// the DP's memory model (sizes rounded to memory quanta) is not exact,
 // smaller DP budgets are tried until the re-checked peak fits.
 //
 // The engine applies to steps in "training form": a prefix of recomputable
@@ -30,9 +30,9 @@ namespace mlir::ckpt::remat {
 /// Options of `solveSegmentChain`.
 struct SegmentChainOptions {
   /// Most segments the chain is cut into (the DP is cubic in this).
-  int32_t maxSegments = 128;
-  /// Approximate number of DP steps (segments^3 / 6 * memory slots) to spend;
-  /// the memory quantum is chosen from it (at least 128 slots).
+  int32_t maxSegments = 96;
+  /// Approximate number of DP steps (segments^3 * memory slots) to spend;
+  /// the memory quantum is chosen from it (64 to 4,096 slots).
   double workLimit = 6e7;
   /// Most keep options per segment (the Pareto set is thinned to this).
   int32_t maxOptionsPerSegment = 8;

@@ -55,6 +55,14 @@ static bool isResultRole(ValueRole role) {
 LogicalResult CkptDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getOffsetAttrName()) {
+    auto offset = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!offset || offset.getValue().isNegative())
+      return op->emitError() << "argument #" << argIndex
+                             << ": 'ckpt.offset' must be a non-negative "
+                                "integer";
+    return success();
+  }
   if (attr.getName() != getRoleAttrName())
     return op->emitError() << "unknown ckpt argument attribute '"
                            << attr.getName().getValue() << "' on argument #"
@@ -102,8 +110,42 @@ LogicalResult CkptDialect::verifyRegionResultAttribute(Operation *op, unsigned,
   return success();
 }
 
+/// Verifies the memory-plan attributes (docs/memory-plan.md); `handled` is
+/// set when `attr` is one of them.
+static LogicalResult verifyMemoryPlanAttribute(Operation *op,
+                                               NamedAttribute attr,
+                                               bool &handled) {
+  handled = true;
+  StringRef name = attr.getName().getValue();
+  if (name == CkptDialect::getOffsetAttrName()) {
+    auto offsets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!offsets ||
+        offsets.size() != static_cast<int64_t>(op->getNumResults()) ||
+        llvm::any_of(offsets.asArrayRef(), [](int64_t o) { return o < 0; }))
+      return op->emitError() << "'ckpt.offset' must be an array<i64> of one "
+                                "non-negative offset per result";
+    return success();
+  }
+  if (name == CkptDialect::getWorkspaceOffsetAttrName() ||
+      name == CkptDialect::getArenaSizeAttrName() ||
+      name == CkptDialect::getArenaLowerBoundAttrName() ||
+      name == CkptDialect::getParameterRegionAttrName()) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getValue().isNegative())
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer";
+    if (name != CkptDialect::getWorkspaceOffsetAttrName() &&
+        !isa<func::FuncOp>(op))
+      return op->emitError() << "'" << name << "' may only mark a func.func";
+    return success();
+  }
+  handled = false;
+  return success();
+}
+
 LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  bool handled = false;
   if (attr.getName() == getRecomputeAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'ckpt.recompute' must be a unit attribute";
@@ -112,6 +154,9 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
                                 "ckpt op (a recomputed forward value)";
     return success();
   }
+  LogicalResult planned = verifyMemoryPlanAttribute(op, attr, handled);
+  if (handled)
+    return planned;
   if (attr.getName() != getStepAttrName())
     return op->emitError() << "unknown ckpt attribute '"
                            << attr.getName().getValue() << "'";

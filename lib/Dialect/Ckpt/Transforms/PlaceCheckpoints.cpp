@@ -17,6 +17,7 @@
 #include "ckpt/Remat/KeptSetSchedules.h"
 #include "ckpt/Remat/LowerBound.h"
 #include "ckpt/Remat/OptimalSolver.h"
+#include "ckpt/Remat/SegmentChainSolver.h"
 
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
 
@@ -50,6 +51,12 @@ private:
   FailureOr<remat::Schedule> solveExactly(func::FuncOp func,
                                           const RematProblemWithOrigins &p,
                                           int64_t limit, std::string &note);
+
+  /// Runs the segment-chain engine alone (for comparisons); `note`
+  /// receives its details.
+  FailureOr<remat::Schedule> solveWithChain(func::FuncOp func,
+                                            const RematProblemWithOrigins &p,
+                                            int64_t limit, std::string &note);
 
   /// Runs every engine (`remat::solveOptimal`); `note` receives the engine,
   /// the status and the proven bound.
@@ -95,7 +102,7 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
   emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown strategy '"
                            << strategy
                            << "' (expected none, full, sqrt, selective, "
-                              "greedy, optimal or exact)";
+                              "greedy, chain, optimal or exact)";
   return failure();
 }
 
@@ -117,18 +124,39 @@ PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
     reportInfeasible(func, p, limit, -1, nullptr);
     return failure();
   }
-  double base = p.problem.baseCost();
-  double gap = result.cost > 0 ? (result.cost - result.lowerBound) /
-                                     std::max(result.cost - base, 1e-300)
-                               : 0;
+  double base = std::max(p.problem.baseCost(), 1e-300);
+  std::string times = result.message;
+  llvm::StringRef prefix = "engine seconds ";
+  if (llvm::StringRef(times).starts_with(prefix))
+    times = times.substr(prefix.size());
   note = (" engine=" + Twine(result.engine) + " status=" +
-          remat::statusName(result.status) +
-          " lower-bound-overhead=" +
-          llvm::formatv("{0:f4}", (result.lowerBound - base) /
-                                      std::max(base, 1e-300)) +
-          " solve-seconds=" + llvm::formatv("{0:f3}", result.seconds))
+          remat::statusName(result.status) + " lower-bound-overhead=" +
+          llvm::formatv("{0:f4}", (result.lowerBound - p.problem.baseCost()) /
+                                      base) +
+          " solve-seconds=" + llvm::formatv("{0:f3}", result.seconds) +
+          " engine-seconds=" + times)
              .str();
-  (void)gap;
+  return std::move(result.schedule);
+}
+
+FailureOr<remat::Schedule>
+PlaceCheckpointsPass::solveWithChain(func::FuncOp func,
+                                     const RematProblemWithOrigins &p,
+                                     int64_t limit, std::string &note) {
+  if (limit < 0) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'chain' "
+                                "needs a budget";
+    return failure();
+  }
+  remat::SolveResult result = remat::solveSegmentChain(p.problem, limit);
+  if (!result.hasSchedule()) {
+    reportInfeasible(func, p, limit, -1, nullptr);
+    return failure();
+  }
+  note = (" engine=segment-chain solve-seconds=" +
+          llvm::formatv("{0:f3}", result.seconds) + " (" + result.message +
+          ")")
+             .str();
   return std::move(result.schedule);
 }
 
@@ -248,10 +276,13 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   remat::Schedule schedule;
   std::string engineNote;
-  if (strategy == "exact" || strategy == "optimal") {
+  if (strategy == "exact" || strategy == "optimal" || strategy == "chain") {
     FailureOr<remat::Schedule> solved =
-        strategy == "exact" ? solveExactly(func, *problem, limit, engineNote)
-                            : solveOptimally(func, *problem, limit, engineNote);
+        strategy == "exact"     ? solveExactly(func, *problem, limit, engineNote)
+        : strategy == "optimal" ? solveOptimally(func, *problem, limit,
+                                                 engineNote)
+                                : solveWithChain(func, *problem, limit,
+                                                 engineNote);
     if (failed(solved))
       return signalPassFailure();
     schedule = std::move(*solved);

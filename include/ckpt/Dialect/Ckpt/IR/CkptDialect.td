@@ -45,6 +45,17 @@ def Ckpt_Dialect : Dialect {
     /// Name of the unit attribute marking an op as a recomputation (a clone
     /// of an earlier forward op, placed where the backward pass needs it).
     static constexpr ::llvm::StringLiteral getRecomputeAttrName() { return "ckpt.recompute"; }
+    /// Memory plan (docs/memory-plan.md): on an op, `array<i64>` with the
+    /// arena offset of every result; on an argument, the i64 offset.
+    static constexpr ::llvm::StringLiteral getOffsetAttrName() { return "ckpt.offset"; }
+    /// Memory plan: i64 arena offset of an op's workspace.
+    static constexpr ::llvm::StringLiteral getWorkspaceOffsetAttrName() { return "ckpt.workspace_offset"; }
+    /// Memory plan: i64 size of the function's arena in bytes.
+    static constexpr ::llvm::StringLiteral getArenaSizeAttrName() { return "ckpt.arena_size"; }
+    /// Memory plan: i64 lower bound on the arena (peak of live aligned bytes).
+    static constexpr ::llvm::StringLiteral getArenaLowerBoundAttrName() { return "ckpt.arena_lower_bound"; }
+    /// Memory plan: i64 size of the parameter region at the arena's start.
+    static constexpr ::llvm::StringLiteral getParameterRegionAttrName() { return "ckpt.parameter_region_size"; }
 
   private:
     void registerAttributes();

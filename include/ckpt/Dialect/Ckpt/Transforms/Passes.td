@@ -130,6 +130,8 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
       that fits wins, so it never costs more than a baseline that fits; the
       remark of `explain` gives the engine, a proven lower bound on the cost
       and the gap.
+    - `chain` (needs a budget): the segment-chain engine alone, for
+      comparisons (`optimal` includes it).
     - `exact` (needs a budget): Checkmate's MILP (Jain et al. 2020) solved by
       CBC within `time-limit` seconds: optimal within Checkmate's stage space
       when proven, otherwise the best plan found and its proven lower bound.
@@ -149,7 +151,7 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
            "What the budget covers: step (everything) or activations (all but the arguments)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"none\"",
-           "none, full, sqrt, selective, greedy, optimal or exact">,
+           "none, full, sqrt, selective, greedy, chain, optimal or exact">,
     Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
            "Cost of recomputation: time (roofline on the profile) or flops">,
     Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
@@ -193,6 +195,61 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
            "Hardware profile for the time objective">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
            "Time limit of the exact engine per budget, in seconds">,
+  ];
+}
+
+def PlanMemoryPass : Pass<"ckpt-plan-memory", "::mlir::ModuleOp"> {
+  let summary = "Assign every buffer of each step a fixed offset in one arena";
+  let description = [{
+    For every function of ckpt ops, in its final op order, takes the buffers
+    of the memory simulation (`MemoryTimeline`: arguments, non-view results
+    with their lifetimes from definition to last use, views sharing their
+    base's storage, returned values living to the end) plus one buffer per op
+    workspace, and packs them into one arena (`plan::planMemory`, plain C++
+    in lib/Plan). Sizes are rounded up to `alignment` and offsets are
+    multiples of it. With `in-place`, the result of an elementwise op takes
+    over the storage of an operand of the same aligned size that dies at that
+    op. With `separate-parameters`, parameters and gradients get a region of
+    their own at the start of the arena. The plan is attached to the IR:
+
+    ```mlir
+    func.func @step(%x: tensor<4x8xf32> {ckpt.offset = 0 : i64, ...}) attributes
+        {ckpt.arena_size = 4096 : i64, ckpt.arena_lower_bound = 4096 : i64, ckpt.step} {
+      %y = ckpt.relu fwd %x {ckpt.offset = array<i64: 256>} : tensor<4x8xf32>
+    ```
+
+    The arena is at least the lower bound (the peak of aligned bytes live at
+    once); `explain` emits a remark with both and their ratio. With `verify`,
+    the independent checker (`plan::checkPlan`) proves that no two buffers
+    live at the same step overlap and that all lie inside the arena; a
+    failure is an internal error. With `output`, the plan is also written as
+    JSON (docs/memory-plan.md). Planning is the last stage: a pass that
+    changes the op order afterwards invalidates the plan.
+
+    `ckpt-opt step.mlir --ckpt-plan-memory="verify=true explain=true"`.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "Alignment of every offset and size, in bytes (a power of two)">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "Let an elementwise op write its result over an operand dying there">,
+    Option<"separateParameters", "separate-parameters", "bool",
+           /*default=*/"false",
+           "Place parameters and gradients in a region of their own at the arena's start">,
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"portfolio\"",
+           "portfolio (several orders, restarts, exact search when small) or greedy-by-size">,
+    Option<"restarts", "restarts", "unsigned", /*default=*/"32",
+           "Randomized orders tried by the portfolio">,
+    Option<"verify", "verify", "bool", /*default=*/"false",
+           "Check the plan with the independent checker">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark per function with the arena, the lower bound and their ratio">,
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Also write the plan to this file as JSON">,
+  ];
+  let statistics = [
+    Statistic<"numInPlace", "in-place-buffers",
+              "Buffers written over a dying operand">,
   ];
 }
 

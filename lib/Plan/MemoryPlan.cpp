@@ -1,0 +1,351 @@
+//===- MemoryPlan.cpp - Static placement of buffers in one arena ----------===//
+//
+// The packer: in-place partners are merged into storage blocks, then blocks
+// are placed one at a time in some order, each at the best-fitting (or the
+// lowest) gap left by the already placed blocks it conflicts with in time.
+// `Portfolio` tries several orders and, for small instances, searches all
+// orders exactly. The result is checked independently by checkPlan
+// (PlanChecker.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Plan/MemoryPlan.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <numeric>
+#include <random>
+
+using namespace mlir::ckpt::plan;
+
+namespace {
+
+/// A storage block: one buffer or a chain of in-place partners, which share
+/// one offset.
+struct Block {
+  int64_t size = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+/// A placed block, kept in a vector sorted by offset.
+struct Placed {
+  int64_t offset;
+  int64_t top; ///< offset + size
+  int64_t start;
+  int64_t end;
+};
+
+/// How a block picks its gap.
+enum class Fit { Best, First };
+
+constexpr int64_t kNoCutoff = std::numeric_limits<int64_t>::max();
+
+} // namespace
+
+int64_t mlir::ckpt::plan::alignUp(int64_t bytes, int64_t alignment) {
+  return (bytes + alignment - 1) / alignment * alignment;
+}
+
+/// Merges in-place chains of a validated problem into blocks; `blockOf`
+/// receives the block of every buffer.
+static std::vector<Block> buildBlocks(const PlanProblem &problem,
+                                      std::vector<size_t> &blockOf) {
+  const size_t n = problem.buffers.size();
+  // Follow each chain from its first buffer (one that takes over nobody's
+  // storage) through the buffers taking over its storage.
+  std::vector<int64_t> successor(n, -1);
+  for (size_t i = 0; i < n; ++i)
+    if (problem.buffers[i].inPlaceOf >= 0)
+      successor[problem.buffers[i].inPlaceOf] = static_cast<int64_t>(i);
+  blockOf.assign(n, 0);
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < n; ++i) {
+    if (problem.buffers[i].inPlaceOf >= 0)
+      continue;
+    Block block;
+    block.size = alignUp(problem.buffers[i].size, problem.alignment);
+    block.start = problem.buffers[i].start;
+    block.end = problem.buffers[i].end;
+    for (int64_t j = static_cast<int64_t>(i); j >= 0; j = successor[j]) {
+      blockOf[j] = blocks.size();
+      block.start = std::min(block.start, problem.buffers[j].start);
+      block.end = std::max(block.end, problem.buffers[j].end);
+    }
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+/// Peak of the bytes of `blocks` live at once.
+static int64_t blocksLowerBound(const std::vector<Block> &blocks) {
+  // (step, delta): frees at end + 1 sort before allocations at the same step.
+  std::vector<std::pair<int64_t, int64_t>> events;
+  events.reserve(2 * blocks.size());
+  for (const Block &b : blocks) {
+    events.push_back({b.start, b.size});
+    events.push_back({b.end + 1, -b.size});
+  }
+  std::sort(events.begin(), events.end());
+  int64_t live = 0, peak = 0;
+  for (const auto &[step, delta] : events) {
+    live += delta;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+int64_t mlir::ckpt::plan::computeLowerBound(const PlanProblem &problem) {
+  std::vector<size_t> blockOf;
+  return blocksLowerBound(buildBlocks(problem, blockOf));
+}
+
+/// Places `blocks` in `order`, writing `offsets` (per block). Returns the
+/// arena size, or any value >= `cutoff` as soon as the arena reaches it.
+static int64_t packInOrder(const std::vector<Block> &blocks,
+                           const std::vector<uint32_t> &order, Fit fit,
+                           std::vector<int64_t> &offsets, int64_t cutoff) {
+  std::vector<Placed> placed;
+  placed.reserve(blocks.size());
+  offsets.assign(blocks.size(), 0);
+  int64_t arena = 0;
+  for (uint32_t index : order) {
+    const Block &b = blocks[index];
+    if (b.size == 0)
+      continue;
+    // Walk the conflicting blocks bottom-up; `cursor` is the lowest offset
+    // above all of them seen so far, so [cursor, p.offset) is a free gap.
+    int64_t cursor = 0, chosen = -1;
+    int64_t bestGap = std::numeric_limits<int64_t>::max();
+    for (const Placed &p : placed) {
+      if (p.start > b.end || p.end < b.start)
+        continue;
+      int64_t gap = p.offset - cursor;
+      if (gap >= b.size && gap < bestGap) {
+        chosen = cursor;
+        bestGap = gap;
+        if (fit == Fit::First || gap == b.size)
+          break;
+      }
+      cursor = std::max(cursor, p.top);
+    }
+    if (chosen < 0)
+      chosen = cursor;
+    offsets[index] = chosen;
+    arena = std::max(arena, chosen + b.size);
+    if (arena >= cutoff)
+      return arena;
+    Placed entry{chosen, chosen + b.size, b.start, b.end};
+    auto at = std::upper_bound(
+        placed.begin(), placed.end(), chosen,
+        [](int64_t offset, const Placed &p) { return offset < p.offset; });
+    placed.insert(at, entry);
+  }
+  return arena;
+}
+
+namespace {
+
+/// Exact search over placement orders with lowest-gap placement: every
+/// packing is reproduced by placing its blocks by increasing offset, each at
+/// its lowest free offset (no block moves up), so trying all orders finds an
+/// optimal packing. Branch and bound on the arena so far.
+class ExactSearch {
+public:
+  ExactSearch(const std::vector<Block> &blocks, int64_t lowerBound,
+              int64_t best, int64_t nodeLimit)
+      : blocks(blocks), lowerBound(lowerBound), best(best),
+        nodeLimit(nodeLimit), used(blocks.size(), false),
+        current(blocks.size(), 0) {}
+
+  /// Runs the search; returns true if it improved on the initial `best`.
+  bool run() {
+    bool improved = false;
+    recurse(0, 0, improved);
+    return improved;
+  }
+
+  /// True when the node limit cut the search short.
+  bool truncated() const { return nodes > nodeLimit; }
+
+  int64_t bestArena() const { return best; }
+  const std::vector<int64_t> &bestOffsets() const { return bestPlacement; }
+
+private:
+  void recurse(size_t depth, int64_t top, bool &improved) {
+    if (best <= lowerBound || ++nodes > nodeLimit)
+      return;
+    if (depth == blocks.size()) {
+      best = top;
+      bestPlacement = current;
+      improved = true;
+      return;
+    }
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (used[i])
+        continue;
+      const Block &b = blocks[i];
+      int64_t offset = lowestOffset(b);
+      int64_t newTop = std::max(top, offset + b.size);
+      if (newTop >= best)
+        continue;
+      used[i] = true;
+      current[i] = offset;
+      order.push_back(i);
+      recurse(depth + 1, newTop, improved);
+      order.pop_back();
+      used[i] = false;
+    }
+  }
+
+  /// Lowest offset where `b` fits among the placed blocks it conflicts with.
+  int64_t lowestOffset(const Block &b) const {
+    std::vector<std::pair<int64_t, int64_t>> taken;
+    for (size_t j : order) {
+      const Block &p = blocks[j];
+      if (p.size > 0 && p.start <= b.end && b.start <= p.end)
+        taken.push_back({current[j], current[j] + p.size});
+    }
+    std::sort(taken.begin(), taken.end());
+    int64_t cursor = 0;
+    for (const auto &[lo, hi] : taken) {
+      if (lo - cursor >= b.size)
+        return cursor;
+      cursor = std::max(cursor, hi);
+    }
+    return cursor;
+  }
+
+  const std::vector<Block> &blocks;
+  int64_t lowerBound;
+  int64_t best;
+  int64_t nodeLimit;
+  int64_t nodes = 0;
+  std::vector<bool> used;
+  std::vector<int64_t> current;
+  std::vector<size_t> order;
+  std::vector<int64_t> bestPlacement;
+};
+
+/// A named placement order.
+struct Ordering {
+  const char *name;
+  std::vector<uint32_t> order;
+};
+
+} // namespace
+
+/// Returns the indices of `blocks` sorted by `less` (ties by index).
+template <typename Less>
+static std::vector<uint32_t> sortedOrder(const std::vector<Block> &blocks,
+                                         Less less) {
+  std::vector<uint32_t> order(blocks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return less(blocks[a], blocks[b]);
+  });
+  return order;
+}
+
+/// The fixed orderings of the portfolio; the first is TFLite's.
+static std::vector<Ordering> fixedOrderings(const std::vector<Block> &blocks,
+                                            bool onlyGreedy) {
+  auto length = [](const Block &b) { return b.end - b.start + 1; };
+  std::vector<Ordering> result;
+  result.push_back({"size", sortedOrder(blocks, [&](const Block &a,
+                                                    const Block &b) {
+                      if (a.size != b.size)
+                        return a.size > b.size;
+                      return length(a) > length(b);
+                    })});
+  if (onlyGreedy)
+    return result;
+  result.push_back({"lifetime", sortedOrder(blocks, [&](const Block &a,
+                                                        const Block &b) {
+                      if (length(a) != length(b))
+                        return length(a) > length(b);
+                      return a.size > b.size;
+                    })});
+  result.push_back({"area", sortedOrder(blocks, [&](const Block &a,
+                                                    const Block &b) {
+                      return static_cast<double>(a.size) * length(a) >
+                             static_cast<double>(b.size) * length(b);
+                    })});
+  result.push_back({"start", sortedOrder(blocks, [&](const Block &a,
+                                                     const Block &b) {
+                      if (a.start != b.start)
+                        return a.start < b.start;
+                      return a.end > b.end;
+                    })});
+  return result;
+}
+
+MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
+                                        const PlanOptions &options) {
+  assert(validateProblem(problem).empty() && "planMemory needs a valid problem");
+  std::vector<size_t> blockOf;
+  std::vector<Block> blocks = buildBlocks(problem, blockOf);
+  MemoryPlan plan;
+  plan.lowerBound = blocksLowerBound(blocks);
+  plan.inPlaceBuffers =
+      static_cast<int64_t>(problem.buffers.size() - blocks.size());
+
+  bool greedyOnly = options.algorithm == PlanAlgorithm::GreedyBySize;
+  std::vector<int64_t> bestOffsets, offsets;
+  int64_t best = kNoCutoff;
+  auto consider = [&](const std::string &method,
+                      const std::vector<uint32_t> &order, Fit fit) {
+    if (best <= plan.lowerBound)
+      return;
+    int64_t arena = packInOrder(blocks, order, fit, offsets, best);
+    if (arena < best) {
+      best = arena;
+      bestOffsets = offsets;
+      plan.method = method;
+    }
+  };
+  for (const Ordering &o : fixedOrderings(blocks, greedyOnly)) {
+    consider(std::string(o.name) + "/best-fit", o.order, Fit::Best);
+    if (!greedyOnly)
+      consider(std::string(o.name) + "/first-fit", o.order, Fit::First);
+  }
+  if (!greedyOnly) {
+    // Randomized size orders: each size scaled by a factor in [1, 1.25), so
+    // blocks of similar size swap places.
+    std::mt19937_64 rng(options.seed);
+    std::uniform_real_distribution<double> noise(1.0, 1.25);
+    for (unsigned r = 0; r < options.restarts && best > plan.lowerBound;
+         ++r) {
+      std::vector<double> key(blocks.size());
+      for (size_t i = 0; i < blocks.size(); ++i)
+        key[i] = static_cast<double>(blocks[i].size) * noise(rng);
+      std::vector<uint32_t> order(blocks.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](uint32_t a, uint32_t b) { return key[a] > key[b]; });
+      consider("random-size/best-fit", order, Fit::Best);
+    }
+  }
+  if (blocks.empty())
+    best = 0;
+  plan.provenOptimal = best <= plan.lowerBound;
+  if (!greedyOnly && !plan.provenOptimal &&
+      blocks.size() <= options.exactMaxBuffers) {
+    ExactSearch search(blocks, plan.lowerBound, best, options.exactNodeLimit);
+    if (search.run()) {
+      best = search.bestArena();
+      bestOffsets = search.bestOffsets();
+      plan.method = "exact";
+    }
+    plan.provenOptimal = !search.truncated();
+  }
+  if (blocks.empty())
+    plan.method = "empty";
+
+  plan.arenaSize = best;
+  plan.offsets.assign(problem.buffers.size(), 0);
+  for (size_t i = 0; i < problem.buffers.size(); ++i)
+    plan.offsets[i] = bestOffsets.empty() ? 0 : bestOffsets[blockOf[i]];
+  return plan;
+}
