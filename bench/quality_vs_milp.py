@@ -10,6 +10,7 @@ the MILP's (the acceptance figure: within 1% where the MILP is proven).
 
 Usage (from the repository root):
   /usr/bin/python3 bench/quality_vs_milp.py [--time-limit 600] [--ckpt-opt ...]
+      [--graphs gpt1,gpt2,resnet50,unet] [--budgets 0.8,0.6,0.5,0.4,0.3]
 """
 
 import argparse
@@ -29,7 +30,7 @@ PLAN = re.compile(r"strategy=(\w+) peak=(\d+) \(no-recompute (\d+)\) budget=(\d+
 BUDGETS = (0.8, 0.6, 0.5, 0.4, 0.3)
 
 
-def run(ckpt_opt, graph, strategy, budget, time_limit):
+def run(ckpt_opt, graph, strategy, budget, time_limit=10):
     options = (f"strategy={strategy} budget={budget}x budget-scope=activations "
                f"time-limit={time_limit} explain=true")
     proc = subprocess.run([ckpt_opt, graph, f"--ckpt-place-checkpoints={options}",
@@ -47,15 +48,27 @@ def run(ckpt_opt, graph, strategy, budget, time_limit):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ckpt-opt", default=os.path.join(ROOT, "build", "bin", "ckpt-opt"))
-    parser.add_argument("--time-limit", type=float, default=600)
+    parser.add_argument("--time-limit", type=float, default=600,
+                        help="MILP limit per cell (strategy=exact)")
+    parser.add_argument("--optimal-time-limit", type=float, default=10,
+                        help="limit of the MILP inside strategy=optimal (<= 100 nodes)")
+    parser.add_argument("--graphs", default="gpt1,gpt2,resnet50,unet",
+                        help="subset of gpt1, gpt2, resnet50, unet")
+    parser.add_argument("--budgets", default=",".join(str(b) for b in BUDGETS))
     args = parser.parse_args()
+    wanted = args.graphs.split(",")
+    budgets = [float(b) for b in args.budgets.split(",")]
     graphs = []
     tmp = tempfile.mkdtemp()
     for layers in (1, 2):
+        if f"gpt{layers}" not in wanted:
+            continue
         path = os.path.join(tmp, f"gpt{layers}-small.json")
         graph_format.dump(gpt.build(layers, 64, 2, 32, 2, attention="unfused"), path)
         graphs.append((f"GPT {layers} layer(s), h 64, seq 32 (generated)", path))
     for model in ("resnet50", "unet"):
+        if model not in wanted:
+            continue
         graphs.append((f"{model}.tiny", os.path.join(ROOT, "examples", "graphs",
                                                      f"{model}.tiny.json")))
     print(f"MILP time limit {args.time_limit:g} s per cell; overheads are extra step time; "
@@ -63,10 +76,10 @@ def main():
     print("| graph | budget | MILP | proven | chain | chain total vs MILP | optimal |")
     print("|---|---|---|---|---|---|---|")
     for name, path in graphs:
-        for budget in BUDGETS:
+        for budget in budgets:
             milp = run(args.ckpt_opt, path, "exact", budget, args.time_limit)
-            chain = run(args.ckpt_opt, path, "chain", budget, args.time_limit)
-            best = run(args.ckpt_opt, path, "optimal", budget, args.time_limit)
+            chain = run(args.ckpt_opt, path, "chain", budget)
+            best = run(args.ckpt_opt, path, "optimal", budget, args.optimal_time_limit)
 
             def show(result):
                 return "-" if result is None else f"+{result['overhead'] * 100:.2f}%"

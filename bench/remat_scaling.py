@@ -6,7 +6,7 @@ layers are about 100,000 ops), places checkpoints with `strategy=optimal`
 at `--budget` of the no-recompute peak, and prints, per graph, the ops, the
 wall time of the whole tool and of each engine as the pass reports them
 (`explain`): the proven lower bound, the segment-chain DP (the scalable
-engine) and the greedy search (skipped above 2,500 nodes), with the median of
+engine) and the greedy search (skipped above 10,000 nodes), with the median of
 `--runs` runs. The overhead found and its proven bound are shown too.
 
 Usage (from the repository root):

@@ -30,7 +30,7 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
       llvm::cl::init("step")};
   Option<std::string> strategy{
       *this, "strategy",
-      llvm::cl::desc("none, full, sqrt, selective, greedy, optimal or exact "
+      llvm::cl::desc("none, full, sqrt, selective, greedy, chain, optimal or exact "
                      "(greedy, optimal and exact need a budget)"),
       llvm::cl::init("optimal")};
   Option<std::string> objective{

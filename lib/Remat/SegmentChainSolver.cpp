@@ -54,6 +54,9 @@ constexpr int16_t kReleasedCheckpoint = 1000;
 struct KeepOption {
   /// Values of R_j recomputed inside B_j instead of kept.
   std::vector<int32_t> dropped;
+  /// Values of the segment that B_j does not read but that are kept anyway,
+  /// so that recomputing the dropped values from them is cheap.
+  std::vector<int32_t> extraKept;
   /// Recomputation cost inside B_j.
   double backwardCost = 0;
   /// Peak of backward buffers plus the segment's own values during B_j.
@@ -591,6 +594,10 @@ void ChainSolver::setKept(int32_t j, const KeepOption &option, bool branch,
   }
   for (int32_t v : option.dropped)
     kept[v] = keep[v] = false;
+  for (int32_t v : option.extraKept) {
+    kept[v] = true;
+    keep[v] = !present[v];
+  }
 }
 
 void ChainSolver::buildSegmentFigures(int32_t j) {
@@ -640,10 +647,7 @@ void ChainSolver::buildSegmentFigures(int32_t j) {
 
   std::vector<KeepOption> all;
   std::vector<int32_t> events;
-  for (size_t k : prefixes) {
-    KeepOption option;
-    option.dropped.assign(candidates.begin(), candidates.begin() + k);
-    std::sort(option.dropped.begin(), option.dropped.end());
+  auto evaluate = [&](KeepOption option) {
     for (bool branch : {false, true}) {
       setKept(j, option, branch);
       std::vector<int32_t> targets;
@@ -688,6 +692,31 @@ void ChainSolver::buildSegmentFigures(int32_t j) {
     }
     option.backwardPeak = backwardPeak(j, events);
     all.push_back(std::move(option));
+  };
+  std::vector<bool> isCandidate(seg.hi - seg.lo + 1, false);
+  for (int32_t v : candidates)
+    isCandidate[v - seg.lo] = true;
+  for (size_t k : prefixes) {
+    KeepOption option;
+    option.dropped.assign(candidates.begin(), candidates.begin() + k);
+    std::sort(option.dropped.begin(), option.dropped.end());
+    // A variant that keeps the inputs of the dropped values which B_j does
+    // not read (e.g. attention scores under a dropped softmax), so that the
+    // recomputation is cheap -- as greedy drop sets do implicitly.
+    KeepOption withInputs = option;
+    for (int32_t v : option.dropped)
+      for (int32_t dep : nodes[primaryOf(v)].deps)
+        if (dep >= seg.lo && isTracked(dep) && !readBySameBackward[dep] &&
+            !isCandidate[dep - seg.lo])
+          withInputs.extraKept.push_back(dep);
+    std::sort(withInputs.extraKept.begin(), withInputs.extraKept.end());
+    withInputs.extraKept.erase(std::unique(withInputs.extraKept.begin(),
+                                           withInputs.extraKept.end()),
+                               withInputs.extraKept.end());
+    bool variant = !withInputs.extraKept.empty();
+    evaluate(std::move(option));
+    if (variant)
+      evaluate(std::move(withInputs));
   }
   seg.backwardNeedsOnlyP = true;
   for (int32_t v = seg.lo; v <= seg.hi; ++v) {

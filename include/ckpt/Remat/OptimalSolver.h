@@ -31,7 +31,7 @@ struct OptimalOptions {
   double milpTimeLimitSeconds = 10;
   /// The greedy search runs on problems of at most this many nodes (it is
   /// quadratic).
-  size_t maxGreedyNodes = 2500;
+  size_t maxGreedyNodes = 10000;
   /// Options of the scalable engine.
   SegmentChainOptions chain;
 };
