@@ -153,6 +153,10 @@ public:
 
   /// Adds every column and row.
   void build();
+  /// Hands CBC the values of R and S that describe `schedule` as a MIP start.
+  /// Returns false (and sets nothing) if the schedule is not in stage form or
+  /// does not fit the budget.
+  bool setStart(const Schedule &schedule, int64_t budgetBytes);
   /// Solves with CBC; returns false if the model is trivially infeasible.
   bool solve(const MilpOptions &options);
   /// The schedule of the solution `values` (one value per column).
@@ -362,6 +366,87 @@ bool CheckmateModel::solve(const MilpOptions &options) {
   return true;
 }
 
+bool CheckmateModel::setStart(const Schedule &schedule, int64_t budgetBytes) {
+  const int32_t numGroups = groups.size();
+  // R: a first computation of group g ends stage g; every other computation
+  // in between is a recomputation in the current stage.
+  std::vector<std::vector<char>> recomputed(numGroups);
+  for (int32_t s = 0; s < numGroups; ++s)
+    recomputed[s].assign(s, 0);
+  int32_t stage = 0;
+  for (int32_t id : schedule.order) {
+    if (id < 0 || static_cast<size_t>(id) >= problem.nodes.size())
+      return false;
+    if (problem.nodes[id].primary >= 0)
+      continue; // Produced with its primary.
+    int32_t g = groups.groupOf[id];
+    if (stage < numGroups && g == stage) {
+      ++stage;
+      continue;
+    }
+    if (stage >= numGroups || g > stage || rCols[stage][g] < 0 ||
+        recomputed[stage][g])
+      return false;
+    recomputed[stage][g] = 1;
+  }
+  if (stage != numGroups)
+    return false;
+  // The stage-form schedule of this R, and the minimal S for it: node i is
+  // kept into stage s iff its latest computation before the stage is read in
+  // it or later (or is an output's final computation).
+  Schedule canonical;
+  std::vector<size_t> stageStart(numGroups + 1, 0);
+  for (int32_t s = 0; s < numGroups; ++s) {
+    stageStart[s] = canonical.order.size();
+    for (int32_t g = 0; g < s; ++g)
+      if (recomputed[s][g])
+        appendGroup(groups, g, canonical.order);
+    appendGroup(groups, s, canonical.order);
+  }
+  stageStart[numGroups] = canonical.order.size();
+  Evaluation eval = evaluateSchedule(problem, canonical);
+  if (!eval.valid() || eval.peakBytes > budgetBytes)
+    return false;
+  const size_t steps = canonical.order.size();
+  std::vector<int64_t> latest(problem.nodes.size(), -1);
+  std::vector<int64_t> lastRead(steps, -1);
+  for (size_t step = 0; step < steps; ++step) {
+    int32_t id = canonical.order[step];
+    for (int32_t dep : problem.nodes[id].deps)
+      lastRead[latest[dep]] = static_cast<int64_t>(step);
+    latest[id] = static_cast<int64_t>(step);
+  }
+  for (size_t id = 0; id < problem.nodes.size(); ++id)
+    if (problem.nodes[id].isOutput)
+      lastRead[latest[id]] = static_cast<int64_t>(steps);
+  std::vector<int> columns;
+  std::vector<double> values;
+  std::fill(latest.begin(), latest.end(), -1);
+  size_t step = 0;
+  for (int32_t s = 0; s < numGroups; ++s) {
+    for (; step < stageStart[s]; ++step)
+      latest[canonical.order[step]] = static_cast<int64_t>(step);
+    for (int32_t g = 0; g < s; ++g)
+      if (rCols[s][g] >= 0) {
+        columns.push_back(rCols[s][g]);
+        values.push_back(recomputed[s][g] ? 1 : 0);
+      }
+    for (int32_t i = 0; i < static_cast<int32_t>(sCols[s].size()); ++i) {
+      if (sCols[s][i] < 0)
+        continue;
+      int64_t copy = latest[i];
+      bool kept = copy >= 0 &&
+                  lastRead[copy] >= static_cast<int64_t>(stageStart[s]);
+      columns.push_back(sCols[s][i]);
+      values.push_back(kept ? 1 : 0);
+    }
+  }
+  if (!columns.empty())
+    Cbc_setMIPStartI(model, static_cast<int>(columns.size()), columns.data(),
+                     values.data());
+  return true;
+}
+
 Schedule CheckmateModel::extract(const double *values) const {
   Schedule schedule;
   for (int32_t s = 0; s < groups.size(); ++s)
@@ -458,6 +543,10 @@ SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
                    std::to_string(milp.rows) + " rows; quantum " +
                    std::to_string(quanta.quantum) + " bytes" +
                    (quanta.exact ? "" : " (sizes rounded up)");
+  if (options.start && Cbc_getNumCols(milp.model) > 0)
+    result.message += milp.setStart(*options.start, budgetBytes)
+                          ? "; started from the given schedule"
+                          : "; the given start is not in stage form";
   if (!milp.solve(options)) {
     result.status = quanta.exact ? SolveResult::Status::Infeasible
                                  : SolveResult::Status::Unknown;

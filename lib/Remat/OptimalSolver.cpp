@@ -126,9 +126,12 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
   double stageBound = 0;
   bool proven = false;
   if (problem.nodes.size() <= options.maxMilpNodes) {
-    SolveResult milp = times.time("milp", [&] {
-      return solveMilp(problem, budgetBytes, options.milpTimeLimitSeconds);
-    });
+    MilpOptions milpOptions;
+    milpOptions.timeLimitSeconds = options.milpTimeLimitSeconds;
+    if (incumbent.best.hasSchedule())
+      milpOptions.start = &incumbent.best.schedule;
+    SolveResult milp = times.time(
+        "milp", [&] { return solveMilp(problem, budgetBytes, milpOptions); });
     if (milp.status == SolveResult::Status::Infeasible &&
         !incumbent.best.hasSchedule()) {
       milp.engine = "milp";

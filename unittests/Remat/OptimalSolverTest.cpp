@@ -241,3 +241,42 @@ TEST(LowerBound, BelowTheMilpOptimum) {
 }
 
 } // namespace
+
+namespace {
+
+// A MIP start hands CBC the heuristic plan: within a short limit the MILP
+// mostly returns a plan, never worse than the start, and says it used it.
+// (CBC completes the start with a small search that may itself run out of
+// time; `solveOptimal` keeps the heuristic plan then.)
+TEST(Milp, StartsFromAHeuristicPlan) {
+  std::mt19937 rng(3);
+  int started = 0, returned = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    Problem problem = randomTrainingDag(rng, 6 + trial % 5);
+    int64_t peak = noRecomputePeak(problem);
+    MemoryFloor floor = computeMemoryFloor(problem);
+    int64_t budget = floor.bytes + (peak - floor.bytes) * (rng() % 80) / 100;
+    SolveResult chain = solveSegmentChain(problem, budget);
+    if (!chain.hasSchedule())
+      continue;
+    MilpOptions options;
+    options.timeLimitSeconds = 1;
+    options.start = &chain.schedule;
+    SolveResult milp = solveMilp(problem, budget, options);
+    SCOPED_TRACE(describe(problem, budget) + describe(chain) + "\n" +
+                 describe(milp));
+    if (milp.message.find("started from the given schedule") ==
+        std::string::npos)
+      continue; // not in stage form
+    ++started;
+    if (!milp.hasSchedule())
+      continue;
+    ++returned;
+    EXPECT_LE(milp.cost, chain.cost + 1e-9);
+  }
+  EXPECT_GT(started, 8);
+  EXPECT_GT(returned, started * 3 / 4);
+  EXPECT_GT(started, 6);
+}
+
+} // namespace

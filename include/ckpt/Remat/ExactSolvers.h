@@ -86,6 +86,10 @@ struct MilpOptions {
   /// total, coarser quanta are used with sizes rounded up and the budget
   /// rounded down: still safe, but optimality is then not claimed.
   int64_t maxExactUnits = 100000;
+  /// A schedule to start CBC from (a MIP start), e.g. the best heuristic
+  /// plan; ignored unless it is valid, fits, and its recomputations can be
+  /// read as a stage matrix R (each group at most once per stage). Not owned.
+  const Schedule *start = nullptr;
 };
 
 /// Solves the Checkmate MILP for `problem` under `budgetBytes` (fixed bytes
