@@ -19,6 +19,8 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%ckpt_src_root", config.ckpt_src_root))
 config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
+# ../shared of the repository, resolved at configure time (benchmark data).
+config.substitutions.append(("%ckpt_shared", config.ckpt_shared_dir))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%ckpt_opt", os.path.join(config.ckpt_tools_dir, "ckpt-opt")))

@@ -10,6 +10,7 @@
 #include "ckpt/Import/GraphImport.h"
 
 #include "AttributeConversion.h"
+#include "JsonDocument.h"
 #include "JsonLocator.h"
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
@@ -41,23 +42,15 @@ struct ValueSource {
   size_t output = 0;
 };
 
-class GraphImporter {
+class GraphImporter : public JsonFieldReader {
 public:
   GraphImporter(StringRef text, StringRef fileName, MLIRContext *context)
-      : text(text), fileName(fileName), context(context), locator(text),
-        builder(context) {}
+      : JsonFieldReader(text, fileName, context), builder(context) {}
 
   OwningOpRef<ModuleOp> run();
 
 private:
-  // Diagnostics.
-  Location locationOf(const JsonPath &path) const;
-  InFlightDiagnostic error(const JsonPath &path);
-
-  // Field access with located errors.
-  const json::Object *getObject(const json::Value &value, const JsonPath &path);
-  const json::Array *getArray(const json::Object &object, StringRef key,
-                              const JsonPath &path);
+  // Field access with located errors (beyond JsonFieldReader's).
   std::optional<StringRef> getString(const json::Object &object, StringRef key,
                                      const JsonPath &path, bool required = true);
   LogicalResult checkKeys(const json::Object &object, const JsonPath &path,
@@ -77,10 +70,6 @@ private:
   LogicalResult importOutputs(const json::Array &outputs, const JsonPath &path);
   Location nodeLocation(const json::Object &node, const JsonPath &path);
 
-  StringRef text;
-  StringRef fileName;
-  MLIRContext *context;
-  JsonLocator locator;
   OpBuilder builder;
 
   func::FuncOp func;
@@ -99,39 +88,6 @@ private:
 //===----------------------------------------------------------------------===//
 // Diagnostics and field access
 //===----------------------------------------------------------------------===//
-
-Location GraphImporter::locationOf(const JsonPath &path) const {
-  auto [line, column] = locator.lineColumn(locator.find(path));
-  return FileLineColLoc::get(context, fileName, line, column);
-}
-
-InFlightDiagnostic GraphImporter::error(const JsonPath &path) {
-  InFlightDiagnostic diag = emitError(locationOf(path));
-  diag << "at " << path.str() << ": ";
-  return diag;
-}
-
-const json::Object *GraphImporter::getObject(const json::Value &value,
-                                             const JsonPath &path) {
-  const json::Object *object = value.getAsObject();
-  if (!object)
-    error(path) << "expected an object";
-  return object;
-}
-
-const json::Array *GraphImporter::getArray(const json::Object &object,
-                                           StringRef key,
-                                           const JsonPath &path) {
-  const json::Value *value = object.get(key);
-  if (!value) {
-    error(path) << "missing required field '" << key << "'";
-    return nullptr;
-  }
-  const json::Array *array = value->getAsArray();
-  if (!array)
-    error(path.field(key)) << "expected an array";
-  return array;
-}
 
 std::optional<StringRef> GraphImporter::getString(const json::Object &object,
                                                   StringRef key,
@@ -591,72 +547,13 @@ LogicalResult GraphImporter::importOutputs(const json::Array &outputs,
   return success();
 }
 
-/// Deepest nesting of arrays and objects the importer accepts. Graph format
-/// v1 needs a handful of levels.
-static constexpr size_t kMaxJsonDepth = 256;
-
-/// Returns the offset of the first bracket nested deeper than kMaxJsonDepth
-/// in `text`, outside strings, if any.
-static std::optional<size_t> findExcessiveNesting(StringRef text) {
-  size_t depth = 0;
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < e && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
-
-/// Returns `name` as a valid symbol name: characters other than letters,
-/// digits, `_`, `.` and `$` become `_`; a leading digit gets a `_` prefix.
-static std::string sanitizeSymbolName(StringRef name) {
-  std::string result;
-  for (char c : name)
-    result += (llvm::isAlnum(c) || c == '_' || c == '.' || c == '$') ? c : '_';
-  if (result.empty())
-    return "step";
-  if (llvm::isDigit(result.front()))
-    result.insert(result.begin(), '_');
-  return result;
-}
-
 OwningOpRef<ModuleOp> GraphImporter::run() {
   JsonPath root;
-  json::Value document = nullptr;
-  {
-    // llvm::json parses (and destroys) values recursively: bound the nesting
-    // before it sees the text, or deep input overflows the stack.
-    if (std::optional<size_t> offset = findExcessiveNesting(text)) {
-      auto [line, column] = locator.lineColumn(*offset);
-      emitError(FileLineColLoc::get(context, fileName, line, column))
-          << "invalid JSON: nested deeper than " << kMaxJsonDepth
-          << " levels";
-      return nullptr;
-    }
-    llvm::Expected<json::Value> parsed = json::parse(text);
-    if (!parsed) {
-      std::string message = llvm::toString(parsed.takeError());
-      // llvm::json reports "[line:col, byte=N]: reason"; locate by offset.
-      size_t offset = 0;
-      StringRef rest = StringRef(message).split("byte=").second;
-      rest.consumeInteger(10, offset);
-      StringRef reason = StringRef(message).split("]: ").second;
-      auto [line, column] = locator.lineColumn(std::min(offset, text.size()));
-      emitError(FileLineColLoc::get(context, fileName, line, column))
-          << "invalid JSON: " << (reason.empty() ? StringRef(message) : reason);
-      return nullptr;
-    }
-    document = std::move(*parsed);
-  }
-  const json::Object *top = getObject(document, root);
+  std::optional<json::Value> document =
+      parseJsonDocument(text, fileName, locator, context);
+  if (!document)
+    return nullptr;
+  const json::Object *top = getObject(*document, root);
   if (!top || failed(checkKeys(*top, root,
                                {"format", "version", "name", "inputs", "nodes",
                                 "outputs", "producer"})))
@@ -687,7 +584,7 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     std::optional<StringRef> given = getString(*top, "name", root);
     if (!given)
       return nullptr;
-    name = sanitizeSymbolName(*given);
+    name = sanitizeSymbolName(*given, "step");
   }
   const json::Array *inputs = getArray(*top, "inputs", root);
   const json::Array *nodes = inputs ? getArray(*top, "nodes", root) : nullptr;

@@ -3,8 +3,9 @@
 // The packer: in-place partners are merged into storage blocks, then blocks
 // are placed one at a time in some order, each at the best-fitting (or the
 // lowest) gap left by the already placed blocks it conflicts with in time.
-// `Portfolio` tries several orders and, for small instances, searches all
-// orders exactly. The result is checked independently by checkPlan
+// `Portfolio` tries several orders, improves the best ones by an iterated
+// local search over orders and, for small instances, searches all orders
+// exactly. The result is checked independently by checkPlan
 // (PlanChecker.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +41,9 @@ struct Placed {
 /// How a block picks its gap.
 enum class Fit { Best, First };
 
+/// Threshold accepting of the local search: a trial order may start out up
+/// to this fraction of (best - lower bound) above the best arena.
+constexpr double kSlack = 0.3;
 constexpr int64_t kNoCutoff = std::numeric_limits<int64_t>::max();
 
 } // namespace
@@ -105,7 +109,8 @@ int64_t mlir::ckpt::plan::computeLowerBound(const PlanProblem &problem) {
 /// arena size, or any value >= `cutoff` as soon as the arena reaches it.
 static int64_t packInOrder(const std::vector<Block> &blocks,
                            const std::vector<uint32_t> &order, Fit fit,
-                           std::vector<int64_t> &offsets, int64_t cutoff) {
+                           std::vector<int64_t> &offsets, int64_t cutoff,
+                           int64_t &work) {
   std::vector<Placed> placed;
   placed.reserve(blocks.size());
   offsets.assign(blocks.size(), 0);
@@ -118,6 +123,7 @@ static int64_t packInOrder(const std::vector<Block> &blocks,
     // above all of them seen so far, so [cursor, p.offset) is a free gap.
     int64_t cursor = 0, chosen = -1;
     int64_t bestGap = std::numeric_limits<int64_t>::max();
+    work += static_cast<int64_t>(placed.size()) + 1;
     for (const Placed &p : placed) {
       if (p.start > b.end || p.end < b.start)
         continue;
@@ -236,6 +242,85 @@ struct Ordering {
 
 } // namespace
 
+/// A packing order tried by the portfolio: where the local search may start.
+struct Start {
+  int64_t arena;
+  std::vector<uint32_t> order;
+  Fit fit;
+};
+
+/// Starts of the local search (the best distinct arenas of the portfolio).
+constexpr size_t kSearchStarts = 4;
+
+/// Iterated local search on a placement order: each step either moves one
+/// block that reaches above the lower bound to an earlier position (the
+/// front half the time) or, one step in four, moves all of them to the
+/// front in their order (squeaky wheel); the trial order is repacked and
+/// kept if its arena is within a slack of the best that shrinks to zero
+/// (threshold accepting). Improvements update `best`, `bestOffsets` and
+/// `method`. Stops after `iterations`, at the lower bound or when `work`
+/// reaches `workLimit`.
+static void localSearch(const std::vector<Block> &blocks, int64_t lowerBound,
+                        std::vector<uint32_t> current, Fit fit,
+                        unsigned iterations, std::mt19937_64 &rng,
+                        int64_t &work, int64_t workLimit, int64_t &best,
+                        std::vector<int64_t> &bestOffsets,
+                        std::string &method) {
+  std::vector<int64_t> offsets, currentOffsets;
+  int64_t currentArena =
+      packInOrder(blocks, current, fit, currentOffsets, kNoCutoff, work);
+  std::vector<uint32_t> trial, high;
+  std::vector<uint32_t> position(blocks.size());
+  std::vector<char> isHigh(blocks.size(), 0);
+  for (unsigned it = 0;
+       it < iterations && best > lowerBound && work < workLimit; ++it) {
+    high.clear();
+    for (uint32_t i = 0; i < blocks.size(); ++i)
+      if (blocks[i].size > 0 && currentOffsets[i] + blocks[i].size > lowerBound)
+        high.push_back(i);
+    if (high.empty())
+      break;
+    if (rng() % 4 == 0) {
+      std::fill(isHigh.begin(), isHigh.end(), 0);
+      for (uint32_t h : high)
+        isHigh[h] = 1;
+      trial.clear();
+      for (uint32_t b : current)
+        if (isHigh[b])
+          trial.push_back(b);
+      for (uint32_t b : current)
+        if (!isHigh[b])
+          trial.push_back(b);
+    } else {
+      for (size_t p = 0; p < current.size(); ++p)
+        position[current[p]] = static_cast<uint32_t>(p);
+      size_t from = position[high[rng() % high.size()]];
+      if (from == 0)
+        continue;
+      size_t to = rng() % 2 ? 0 : rng() % from;
+      trial = current;
+      std::rotate(trial.begin() + static_cast<std::ptrdiff_t>(to),
+                  trial.begin() + static_cast<std::ptrdiff_t>(from),
+                  trial.begin() + static_cast<std::ptrdiff_t>(from) + 1);
+    }
+    int64_t slack = static_cast<int64_t>(
+        static_cast<double>(best - lowerBound) * kSlack *
+        (1.0 - static_cast<double>(it) / iterations));
+    int64_t limit = std::max(currentArena, best + slack);
+    int64_t arena = packInOrder(blocks, trial, fit, offsets, limit + 1, work);
+    if (arena > limit)
+      continue;
+    current.swap(trial);
+    currentOffsets.swap(offsets);
+    currentArena = arena;
+    if (arena < best) {
+      best = arena;
+      bestOffsets = currentOffsets;
+      method = "local-search";
+    }
+  }
+}
+
 /// Returns the indices of `blocks` sorted by `less` (ties by index).
 template <typename Less>
 static std::vector<uint32_t> sortedOrder(const std::vector<Block> &blocks,
@@ -281,6 +366,49 @@ static std::vector<Ordering> fixedOrderings(const std::vector<Block> &blocks,
   return result;
 }
 
+/// The peak-first order (TFLite's greedy-by-breadth, per block): each block
+/// keyed by the most bytes live at one step of its lifetime, so the blocks
+/// live at the peak step come first, then those of the next highest step
+/// they reach; ties by decreasing size, then longer lifetime.
+static std::vector<uint32_t> peakFirstOrder(const std::vector<Block> &blocks) {
+  int64_t steps = 0;
+  for (const Block &b : blocks)
+    steps = std::max(steps, b.end + 2);
+  std::vector<int64_t> live(static_cast<size_t>(steps), 0);
+  for (const Block &b : blocks) {
+    live[b.start] += b.size;
+    live[b.end + 1] -= b.size;
+  }
+  for (size_t i = 1; i < live.size(); ++i)
+    live[i] += live[i - 1];
+  // Sparse table for range maxima.
+  std::vector<std::vector<int64_t>> table{live};
+  for (size_t width = 1; 2 * width <= live.size(); width *= 2) {
+    const std::vector<int64_t> &prev = table.back();
+    std::vector<int64_t> next(prev.size() - width);
+    for (size_t i = 0; i < next.size(); ++i)
+      next[i] = std::max(prev[i], prev[i + width]);
+    table.push_back(std::move(next));
+  }
+  std::vector<int64_t> key(blocks.size());
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    size_t lo = blocks[i].start, hi = blocks[i].end + 1, level = 0;
+    while ((size_t{2} << level) <= hi - lo)
+      ++level;
+    key[i] = std::max(table[level][lo], table[level][hi - (size_t{1} << level)]);
+  }
+  std::vector<uint32_t> order(blocks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (key[a] != key[b])
+      return key[a] > key[b];
+    if (blocks[a].size != blocks[b].size)
+      return blocks[a].size > blocks[b].size;
+    return blocks[a].end - blocks[a].start > blocks[b].end - blocks[b].start;
+  });
+  return order;
+}
+
 MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
                                         const PlanOptions &options) {
   assert(validateProblem(problem).empty() && "planMemory needs a valid problem");
@@ -294,28 +422,42 @@ MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
   bool greedyOnly = options.algorithm == PlanAlgorithm::GreedyBySize;
   std::vector<int64_t> bestOffsets, offsets;
   int64_t best = kNoCutoff;
+  // Deterministic effort cap: placed blocks visited by all tries together.
+  int64_t work = 0;
+  const int64_t workLimit =
+      greedyOnly ? kNoCutoff : std::max<int64_t>(options.workLimit, 1);
+  std::vector<Start> starts;
   auto consider = [&](const std::string &method,
                       const std::vector<uint32_t> &order, Fit fit) {
     if (best <= plan.lowerBound)
       return;
-    int64_t arena = packInOrder(blocks, order, fit, offsets, best);
+    int64_t arena = packInOrder(blocks, order, fit, offsets, best, work);
     if (arena < best) {
+      // Only improvements complete, so the starts have distinct arenas.
+      starts.push_back({arena, order, fit});
       best = arena;
       bestOffsets = offsets;
       plan.method = method;
     }
   };
-  for (const Ordering &o : fixedOrderings(blocks, greedyOnly)) {
+  std::vector<Ordering> orderings = fixedOrderings(blocks, greedyOnly);
+  if (!greedyOnly)
+    orderings.insert(orderings.begin() + 1, {"peak", peakFirstOrder(blocks)});
+  for (const Ordering &o : orderings) {
+    // The first try always runs; the others within the effort cap.
+    if (best != kNoCutoff && work >= workLimit)
+      break;
     consider(std::string(o.name) + "/best-fit", o.order, Fit::Best);
-    if (!greedyOnly)
+    if (!greedyOnly && work < workLimit)
       consider(std::string(o.name) + "/first-fit", o.order, Fit::First);
   }
+  std::mt19937_64 rng(options.seed);
   if (!greedyOnly) {
     // Randomized size orders: each size scaled by a factor in [1, 1.25), so
     // blocks of similar size swap places.
-    std::mt19937_64 rng(options.seed);
     std::uniform_real_distribution<double> noise(1.0, 1.25);
-    for (unsigned r = 0; r < options.restarts && best > plan.lowerBound;
+    for (unsigned r = 0; r < options.restarts && best > plan.lowerBound &&
+                         work < workLimit;
          ++r) {
       std::vector<double> key(blocks.size());
       for (size_t i = 0; i < blocks.size(); ++i)
@@ -326,6 +468,25 @@ MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
                        [&](uint32_t a, uint32_t b) { return key[a] > key[b]; });
       consider("random-size/best-fit", order, Fit::Best);
     }
+  }
+  if (!greedyOnly && best > plan.lowerBound && !blocks.empty() &&
+      options.searchIterations > 0) {
+    // Iterated local search from the best few starts (distinct arenas), each
+    // with an equal share of the iterations (docs/memory-plan.md).
+    std::stable_sort(starts.begin(), starts.end(),
+                     [](const Start &x, const Start &y) {
+                       return x.arena < y.arena;
+                     });
+    std::vector<const Start *> chosen;
+    for (const Start &st : starts)
+      if (chosen.size() < kSearchStarts &&
+          (chosen.empty() || chosen.back()->arena != st.arena))
+        chosen.push_back(&st);
+    unsigned share = std::max<unsigned>(
+        1, options.searchIterations / static_cast<unsigned>(chosen.size()));
+    for (const Start *st : chosen)
+      localSearch(blocks, plan.lowerBound, st->order, st->fit, share, rng,
+                  work, workLimit, best, bestOffsets, plan.method);
   }
   if (blocks.empty())
     best = 0;

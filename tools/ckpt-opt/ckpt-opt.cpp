@@ -1,14 +1,16 @@
 //===- ckpt-opt.cpp - The ckpt-opt driver ---------------------------------===//
 //
 // An mlir-opt-style driver with the ckpt dialect and all ckpt passes. Besides
-// `.mlir` it reads training steps in graph format v1 (JSON): those are
-// imported first, then run through the same pass pipeline.
+// `.mlir` it reads training steps in graph format v1 (JSON) and the remat
+// benchmark graphs (networkx node-link JSON): those are imported first, then
+// run through the same pass pipeline.
 //
 //===----------------------------------------------------------------------===//
 
 #include "InputNesting.h"
 
 #include "ckpt/Import/GraphImport.h"
+#include "ckpt/Import/RematGraphImport.h"
 #include "ckpt/InitAll.h"
 
 #include "mlir/IR/AsmState.h"
@@ -27,7 +29,7 @@
 using namespace mlir;
 
 namespace {
-enum class InputFormat { Auto, Mlir, Json };
+enum class InputFormat { Auto, Mlir, Json, RematGraph };
 } // namespace
 
 static llvm::cl::opt<InputFormat> inputFormat(
@@ -36,9 +38,14 @@ static llvm::cl::opt<InputFormat> inputFormat(
     llvm::cl::values(
         clEnumValN(InputFormat::Auto, "auto",
                    "JSON if the file name ends in .json or the content starts "
-                   "with '{', MLIR otherwise (default)"),
+                   "with '{' (a remat graph if it is an object with 'nodes' "
+                   "and 'links' and no 'format' or 'version', graph format "
+                   "v1 otherwise), MLIR otherwise (default)"),
         clEnumValN(InputFormat::Mlir, "mlir", "MLIR assembly"),
-        clEnumValN(InputFormat::Json, "json", "graph format v1 (JSON)")));
+        clEnumValN(InputFormat::Json, "json", "graph format v1 (JSON)"),
+        clEnumValN(InputFormat::RematGraph, "remat-graph",
+                   "remat benchmark graph (networkx node-link JSON: "
+                   "Checkmate or random layered)")));
 
 namespace {
 enum class EmitKind { Auto, Mlir, None };
@@ -63,11 +70,13 @@ static bool requestsReport(int argc, char **argv) {
   return false;
 }
 
-/// Imports a graph-format-v1 buffer and returns it as MLIR text carrying its
-/// locations, or null after reporting errors.
+/// Imports a JSON buffer (graph format v1, or a remat benchmark graph if
+/// `rematGraph`) and returns it as MLIR text carrying its locations, or null
+/// after reporting errors.
 static std::unique_ptr<llvm::MemoryBuffer>
 importJsonToText(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                 StringRef fileName, DialectRegistry &registry) {
+                 StringRef fileName, bool rematGraph,
+                 DialectRegistry &registry) {
   MLIRContext context(registry);
   // Diagnostics point at the JSON and the model code, not at generic IR.
   context.printOpOnDiagnostic(false);
@@ -75,7 +84,9 @@ importJsonToText(std::unique_ptr<llvm::MemoryBuffer> buffer,
   StringRef json = buffer->getBuffer();
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = ckpt::importGraphJson(json, fileName, &context);
+  OwningOpRef<ModuleOp> module =
+      rematGraph ? ckpt::importRematGraphJson(json, fileName, &context)
+                 : ckpt::importGraphJson(json, fileName, &context);
   if (!module)
     return nullptr;
   std::string text;
@@ -165,12 +176,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   bool isJson = inputFormat == InputFormat::Json ||
+                inputFormat == InputFormat::RematGraph ||
                 (inputFormat == InputFormat::Auto &&
                  (StringRef(inputFilename).ends_with(".json") ||
                   ckpt::looksLikeJson(input->getBuffer())));
   if (isJson) {
+    bool rematGraph = inputFormat == InputFormat::RematGraph ||
+                      (inputFormat == InputFormat::Auto &&
+                       ckpt::isRematGraphJson(input->getBuffer()));
     std::string shownName = inputFilename == "-" ? "<stdin>" : inputFilename;
-    input = importJsonToText(std::move(input), shownName, registry);
+    input = importJsonToText(std::move(input), shownName, rematGraph, registry);
     if (!input)
       return 1;
   } else if (std::optional<size_t> offset =

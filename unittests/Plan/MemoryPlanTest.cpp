@@ -88,18 +88,19 @@ TEST(MemoryPlan, GreedyBySizeIsBeatenByTheLifetimeOrder) {
 }
 
 TEST(MemoryPlan, ExactSearchFindsWhatNoOrderingHeuristicFinds) {
-  // Step 3 holds B 5 + C 4 + D 5 = 14 = LB. Optimal: C@0, D@4, B@9 and A
-  // (live with B at step 4 only) under B at 0. Every fixed ordering puts A
-  // or B so that another 1 byte is needed (15).
-  PlanProblem problem = makeProblem({buffer(6, 4, 7), buffer(5, 2, 4),
-                                     buffer(4, 1, 3), buffer(5, 3, 3)});
+  // A 7 [0,3], B 6 [6,9], C 5 [2,5], D 6 [5,7], E 4 [5,5]. Step 5 holds
+  // C 5 + D 6 + E 4 = 15 = LB. Optimal: D@0, E@6, C@10 (above A@0, 7 bytes),
+  // B@6 (over E, after it). Every ordering of the portfolio, the restarts and
+  // the local search included, ends at 16 (found by a random search).
+  PlanProblem problem =
+      makeProblem({buffer(7, 0, 3), buffer(6, 6, 9), buffer(5, 2, 5),
+                   buffer(6, 5, 7), buffer(4, 5, 5)});
   PlanOptions heuristicsOnly;
   heuristicsOnly.exactMaxBuffers = 0;
-  heuristicsOnly.restarts = 0;
-  EXPECT_EQ(planAndCheck(problem, heuristicsOnly).arenaSize, 15);
+  EXPECT_EQ(planAndCheck(problem, heuristicsOnly).arenaSize, 16);
   MemoryPlan exact = planAndCheck(problem);
   EXPECT_EQ(exact.method, "exact");
-  EXPECT_EQ(exact.arenaSize, 14);
+  EXPECT_EQ(exact.arenaSize, 15);
   EXPECT_TRUE(exact.provenOptimal);
 }
 

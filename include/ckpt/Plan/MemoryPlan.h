@@ -44,9 +44,11 @@ enum class PlanAlgorithm {
   /// TFLite's arena planner / XLA's heap simulator: buffers by decreasing
   /// size, each in the smallest gap that fits (best fit). One pass.
   GreedyBySize,
-  /// Several orderings (size, lifetime, area, start) with best fit and first
-  /// fit, `restarts` randomized size orders, and the exact search when the
-  /// instance is small; the smallest arena wins, ties to the earlier try.
+  /// Several orderings (size, peak-first, lifetime, area, start) with best
+  /// fit and first fit, `restarts` randomized size orders, an iterated local
+  /// search on the best orders, and the exact search when the instance is
+  /// small; the smallest arena wins, ties to the earlier try. Effort is
+  /// capped by `workLimit` (deterministic).
   Portfolio,
 };
 
@@ -55,6 +57,12 @@ struct PlanOptions {
   PlanAlgorithm algorithm = PlanAlgorithm::Portfolio;
   /// Randomized orderings tried by `Portfolio` after the fixed ones.
   unsigned restarts = 32;
+  /// Iterations of the local search on the best order found.
+  unsigned searchIterations = 4000;
+  /// Effort cap of `Portfolio`, in placed blocks visited by all tries
+  /// together (deterministic, unlike a time limit): once reached, no further
+  /// try starts (the first ordering always runs). 1e8 is about 0.15 s.
+  int64_t workLimit = 100000000;
   /// Seed of the randomized orderings (plans are deterministic per seed).
   uint64_t seed = 1;
   /// `Portfolio` runs the exact branch-and-bound search when at most this

@@ -515,6 +515,15 @@ func.func @opaque_negative(%a0: tensor<4x8xf32>) {
 
 // -----
 
+// opaque: the explicit compute_cost is a non-negative integer.
+func.func @opaque_negative_compute_cost(%a0: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.opaque' op attribute 'compute_cost' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %0 = ckpt.opaque fwd "k"(%a0) {flops = 1 : i64, compute_cost = -3 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // opaque: tensors have static shapes.
 func.func @opaque_dynamic(%a0: tensor<?xf32>) {
   // expected-error @+1 {{'ckpt.opaque' op operand #0 must be variadic of statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?xf32>'}}

@@ -917,3 +917,13 @@ func.func @opaque(%x: tensor<4x8xf32>, %i: tensor<4xi64>) -> (tensor<4x8xf32>, t
   ckpt.opaque fwd "sink"(%i) {flops = 1 : i64} : (tensor<4xi64>) -> ()
   return %0, %r#1, %1 : tensor<4x8xf32>, tensor<4xi64>, tensor<2xbf16>
 }
+
+// -----
+
+// opaque: an explicit compute_cost (in the input graph's unit) round-trips.
+// CHECK-LABEL: func.func @opaque_compute_cost(
+//   CHECK:      ckpt.opaque bwd "block1_conv1_backward"(%{{.*}}) {compute_cost = 390 : i64, flops = 0 : i64} : (tensor<1024xi1>) -> tensor<3288334336xi1>
+func.func @opaque_compute_cost(%x: tensor<1024xi1>) -> tensor<3288334336xi1> {
+  %0 = ckpt.opaque bwd "block1_conv1_backward"(%x) {compute_cost = 390 : i64, flops = 0 : i64} : (tensor<1024xi1>) -> tensor<3288334336xi1>
+  return %0 : tensor<3288334336xi1>
+}

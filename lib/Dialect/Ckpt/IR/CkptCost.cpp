@@ -521,3 +521,9 @@ OpCost OpaqueOp::getCost() {
     cost.workspaceBytes = *bytes;
   return cost;
 }
+
+std::optional<int64_t> OpaqueOp::getExplicitCost() {
+  if (std::optional<uint64_t> cost = getComputeCost())
+    return static_cast<int64_t>(*cost);
+  return std::nullopt;
+}

@@ -22,6 +22,10 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
         addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
 
   llvm::DenseMap<Value, int32_t> nodeOf;
+  // Explicit costs (in the input graph's unit) replace FLOPs and seconds, so
+  // they must be given on every op or on none: the units do not mix.
+  Operation *withExplicitCost = nullptr;
+  Operation *withoutExplicitCost = nullptr;
   for (Operation &op : body.without_terminator()) {
     auto costOp = dyn_cast<CostOpInterface>(&op);
     if (!costOp)
@@ -30,6 +34,17 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
     if (costOp.isView())
       continue;
     OpCost cost = costOp.getCost();
+    std::optional<int64_t> explicitCost = costOp.getExplicitCost();
+    (explicitCost ? withExplicitCost : withoutExplicitCost) = &op;
+    if (withExplicitCost && withoutExplicitCost) {
+      InFlightDiagnostic diag =
+          withoutExplicitCost->emitOpError()
+          << "has no explicit compute_cost, but other ops of the function "
+             "have one; checkpoint placement needs one cost unit for all ops";
+      diag.attachNote(withExplicitCost->getLoc())
+          << "this op has an explicit compute_cost";
+      return diag;
+    }
     bool recomputable =
         !options.forwardOnly || getOpPhase(&op) == Phase::Forward;
     int32_t primary = static_cast<int32_t>(problem.nodes.size());
@@ -41,8 +56,10 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
       node.bytes = getTensorBytes(res.getType());
       node.recomputable = recomputable;
       if (res.getResultNumber() == 0) {
-        node.cost = options.costModel ? options.costModel->estimateSeconds(&op)
-                                      : static_cast<double>(cost.flops);
+        node.cost = explicitCost ? static_cast<double>(*explicitCost)
+                    : options.costModel
+                        ? options.costModel->estimateSeconds(&op)
+                        : static_cast<double>(cost.flops);
         node.workspace = cost.workspaceBytes;
         for (Value operand : op.getOperands()) {
           auto it = nodeOf.find(getStorageRoot(operand));

@@ -29,6 +29,15 @@ def Ckpt_CostOpInterface : OpInterface<"CostOpInterface"> {
                  instead of owning a buffer of its own.}],
       /*retTy=*/"bool", /*methodName=*/"isView", /*args=*/(ins),
       /*methodBody=*/[{}], /*defaultImplementation=*/[{ return false; }]>,
+    InterfaceMethod<
+      /*desc=*/[{Returns the cost of executing this operation once as given
+                 by the input graph (in the graph's own unit, for example a
+                 profiled time), or std::nullopt if the op has none. When a
+                 function's ops carry explicit costs, checkpoint placement
+                 uses them instead of FLOPs or the roofline estimate.}],
+      /*retTy=*/"std::optional<int64_t>", /*methodName=*/"getExplicitCost",
+      /*args=*/(ins), /*methodBody=*/[{}],
+      /*defaultImplementation=*/[{ return std::nullopt; }]>,
   ];
 }
 

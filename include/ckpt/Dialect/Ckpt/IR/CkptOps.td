@@ -42,11 +42,13 @@ def Ckpt_BoundedTensors : NativeOpTrait<"BoundedTensors"> {
 // Base classes
 //===----------------------------------------------------------------------===//
 
-/// Base of every ckpt op. `isViewLike` ops override `isView` in C++.
-class Ckpt_Op<string mnemonic, list<Trait> traits = [], bit isViewLike = 0>
+/// Base of every ckpt op. `isViewLike` ops override `isView` in C++, and
+/// `extraCostMethods` names further CostOpInterface methods the op overrides.
+class Ckpt_Op<string mnemonic, list<Trait> traits = [], bit isViewLike = 0,
+              list<string> extraCostMethods = []>
     : Op<Ckpt_Dialect, mnemonic, !listconcat(traits, [Pure, Ckpt_BoundedTensors,
           DeclareOpInterfaceMethods<Ckpt_CostOpInterface,
-                                    !if(isViewLike, ["isView"], [])>])>;
+              !listconcat(!if(isViewLike, ["isView"], []), extraCostMethods)>])>;
 
 /// `y = f(x)` elementwise, `flops` FLOPs per element.
 class Ckpt_UnaryOp<string mnemonic, int flops, string formula>
@@ -1105,7 +1107,8 @@ def Ckpt_AdamwUpdateOp : Ckpt_Op<"adamw_update"> {
 // Opaque operations
 //===----------------------------------------------------------------------===//
 
-def Ckpt_OpaqueOp : Ckpt_Op<"opaque"> {
+def Ckpt_OpaqueOp : Ckpt_Op<"opaque", [], /*isViewLike=*/0,
+                             /*extraCostMethods=*/["getExplicitCost"]> {
   let summary = "an operation outside the op set, with user-given costs";
   let description = [{
     Stands for a custom kernel that ckpt-opt cannot generate but can plan
@@ -1113,8 +1116,16 @@ def Ckpt_OpaqueOp : Ckpt_Op<"opaque"> {
     the operand and result sizes, `workspace` to 0. Code generation refuses
     opaque ops.
 
+    `compute_cost`, optional, is the op's cost as the input graph gives it
+    (a profiled time in the graph's own unit, as in the rematerialization
+    benchmark graphs). CostOpInterface::getExplicitCost returns it, and
+    checkpoint placement then uses it as the op's cost under every objective
+    instead of FLOPs or the roofline estimate; a function must give it on
+    all its ops or on none.
+
     ```mlir
     %y = ckpt.opaque fwd "my_fused_kernel"(%x) {flops = 1024 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %z = ckpt.opaque fwd "conv1"(%y) {compute_cost = 385 : i64, flops = 0 : i64} : (tensor<4x8xf32>) -> tensor<64xi1>
     ```
   }];
   let arguments = (ins Ckpt_Phase:$phase, StrAttr:$name,
@@ -1122,7 +1133,8 @@ def Ckpt_OpaqueOp : Ckpt_Op<"opaque"> {
                        Ckpt_NonNegI64Attr:$flops,
                        OptionalAttr<Ckpt_NonNegI64Attr>:$bytes_read,
                        OptionalAttr<Ckpt_NonNegI64Attr>:$bytes_written,
-                       OptionalAttr<Ckpt_NonNegI64Attr>:$workspace);
+                       OptionalAttr<Ckpt_NonNegI64Attr>:$workspace,
+                       OptionalAttr<Ckpt_NonNegI64Attr>:$compute_cost);
   let results = (outs Variadic<Ckpt_AnyTensor>:$results);
   let assemblyFormat = [{
     $phase $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)

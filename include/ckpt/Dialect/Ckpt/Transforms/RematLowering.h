@@ -29,6 +29,8 @@ struct NodeOrigin {
 /// How costs and recomputability are derived from the IR.
 struct RematProblemOptions {
   /// Cost of a node: the cost model's seconds, or the op's FLOPs when null.
+  /// An op's explicit cost (CostOpInterface::getExplicitCost), when the
+  /// function's ops have one, takes precedence over both.
   const CostModel *costModel = nullptr;
   /// Only forward ops may be recomputed (training steps); otherwise any op.
   bool forwardOnly = true;
@@ -46,7 +48,8 @@ struct RematProblemWithOrigins {
 /// arguments are fixed memory. A primary's workspace includes the bytes of
 /// its projections, so that the node sequence never underestimates the
 /// memory of the op that produces all results at once. Fails with a
-/// diagnostic on ops without a cost model.
+/// diagnostic on ops without a cost model, and when some but not all ops
+/// have an explicit cost.
 FailureOr<RematProblemWithOrigins>
 buildRematProblem(func::FuncOp func, const RematProblemOptions &options);
 
