@@ -559,6 +559,20 @@ SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
     readConstantSolution(milp, budgetBytes, result);
   else
     readSolution(milp, budgetBytes, result);
+  // A start never makes the answer worse: CBC may run out of time before it
+  // has completed the start into a solution and return a costlier one.
+  if (options.start) {
+    Evaluation start = evaluateSchedule(problem, *options.start);
+    if (start.valid() && start.peakBytes <= budgetBytes &&
+        (!result.hasSchedule() || start.totalCost < result.cost)) {
+      result.schedule = *options.start;
+      result.cost = start.totalCost;
+      result.peakBytes = start.peakBytes;
+      result.status = SolveResult::Status::Feasible;
+      result.lowerBound = std::min(result.lowerBound, result.cost);
+      result.message += "; kept the start, cheaper than CBC's plan";
+    }
+  }
   return finish();
 }
 

@@ -87,8 +87,10 @@ struct MilpOptions {
   /// rounded down: still safe, but optimality is then not claimed.
   int64_t maxExactUnits = 100000;
   /// A schedule to start CBC from (a MIP start), e.g. the best heuristic
-  /// plan; ignored unless it is valid, fits, and its recomputations can be
-  /// read as a stage matrix R (each group at most once per stage). Not owned.
+  /// plan; handed to CBC if it is valid, fits, and its recomputations can be
+  /// read as a stage matrix R (each group at most once per stage). If it fits
+  /// and CBC returns nothing cheaper (e.g. out of time), it is the result.
+  /// Not owned.
   const Schedule *start = nullptr;
 };
 
