@@ -305,14 +305,14 @@ def forward_node_names(joint: torch.fx.GraphModule, num_fwd_outputs: int) -> set
     outputs (functorch's `required_fw_nodes`), placeholders excluded."""
     out = next(n for n in joint.graph.nodes if n.op == "output")
     flat = out.args[0] if isinstance(out.args[0], (list, tuple)) else [out.args[0]]
-    todo = [n for n in flat[:num_fwd_outputs] if isinstance(n, torch.fx.Node)]
+    worklist = [n for n in flat[:num_fwd_outputs] if isinstance(n, torch.fx.Node)]
     seen = set()
-    while todo:
-        n = todo.pop()
+    while worklist:
+        n = worklist.pop()
         if n in seen:
             continue
         seen.add(n)
-        todo.extend(n.all_input_nodes)
+        worklist.extend(n.all_input_nodes)
     return {n.name for n in seen if n.op == "call_function"}
 
 

@@ -8,15 +8,17 @@
 
 #include "ckpt/Remat/ExactSolvers.h"
 
+#include "RematTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
-#include <sstream>
 
 using namespace mlir::ckpt::remat;
+using namespace mlir::ckpt::remat::testing;
 using Status = SolveResult::Status;
 
 namespace {
@@ -50,34 +52,6 @@ Problem uChain() {
   addNode(problem, "g0", 1, 10, {4, 0});
   problem.nodes.back().isOutput = true;
   return problem;
-}
-
-std::string describe(const Problem &problem, int64_t budget) {
-  std::ostringstream os;
-  os << "budget " << budget << ", fixed " << problem.fixedBytes << "\n";
-  for (size_t i = 0; i < problem.nodes.size(); ++i) {
-    const Node &node = problem.nodes[i];
-    os << "  " << i << ": cost " << node.cost << " bytes " << node.bytes
-       << " ws " << node.workspace << " deps {";
-    for (int32_t dep : node.deps)
-      os << " " << dep;
-    os << " }" << (node.recomputable ? "" : " fixed")
-       << (node.isOutput ? " output" : "");
-    if (node.primary >= 0)
-      os << " projection of " << node.primary;
-    os << "\n";
-  }
-  return os.str();
-}
-
-std::string describe(const SolveResult &result) {
-  std::ostringstream os;
-  os << statusName(result.status) << " cost " << result.cost << " bound "
-     << result.lowerBound << " peak " << result.peakBytes << " order [";
-  for (int32_t id : result.schedule.order)
-    os << " " << id;
-  os << " ] (" << result.message << ")";
-  return os.str();
 }
 
 /// Checks what every result must satisfy: a returned schedule is valid,

@@ -6,12 +6,14 @@
 #include "ckpt/Remat/OptimalSolver.h"
 #include "ckpt/Remat/SegmentChainSolver.h"
 
+#include "RematTestSupport.h"
+
 #include "gtest/gtest.h"
 
 #include <random>
-#include <sstream>
 
 using namespace mlir::ckpt::remat;
+using namespace mlir::ckpt::remat::testing;
 using Status = SolveResult::Status;
 
 namespace {
@@ -55,31 +57,6 @@ Problem randomChain(std::mt19937 &rng, int layers,
   }
   problem.nodes.back().isOutput = true;
   return problem;
-}
-
-std::string describe(const Problem &problem, int64_t budget) {
-  std::ostringstream os;
-  os << "budget " << budget << ", fixed " << problem.fixedBytes << "\n";
-  for (size_t i = 0; i < problem.nodes.size(); ++i) {
-    const Node &node = problem.nodes[i];
-    os << "  " << i << ": cost " << node.cost << " bytes " << node.bytes
-       << " ws " << node.workspace << " deps {";
-    for (int32_t dep : node.deps)
-      os << " " << dep;
-    os << " }" << (node.recomputable ? "" : " fixed")
-       << (node.isOutput ? " output" : "") << "\n";
-  }
-  return os.str();
-}
-
-std::string describe(const SolveResult &result) {
-  std::ostringstream os;
-  os << statusName(result.status) << " cost " << result.cost << " peak "
-     << result.peakBytes << " order [";
-  for (int32_t id : result.schedule.order)
-    os << " " << id;
-  os << " ] (" << result.message << ")";
-  return os.str();
 }
 
 int64_t noRecomputePeak(const Problem &problem) {
