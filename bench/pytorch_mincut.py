@@ -486,7 +486,7 @@ RECOMPUTE_ATTR = re.compile(r"[{,]\s*ckpt\.recompute\s*[,}]")
 CKPT_OP = re.compile(r"=\s*ckpt\.(\w+)")
 TENSOR_TYPE = re.compile(r"tensor<([^>]*)>")
 # ckpt ops without arithmetic (views, data movement), 0 FLOPs as in ZERO_FLOP_OPS.
-CKPT_ZERO_FLOP_OPS = {"reshape", "transpose", "broadcast", "slice", "concat", "embedding", "convert"}
+CKPT_ZERO_FLOP_OPS = {"reshape", "transpose", "broadcast", "slice", "concat", "embedding", "convert", "fill"}
 
 
 def _mlir_shape(spec: str) -> Tuple[int, ...]:

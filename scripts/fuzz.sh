@@ -37,7 +37,7 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCKPT_WERROR=OFF -DCKPT_ENABLE_FUZZERS=ON >/dev/null
+    -DCKPT_WERROR=OFF -DCKPT_ENABLE_FUZZERS=ON -DCKPT_ENABLE_CUDA=OFF >/dev/null
 fi
 ninja -C "$build_dir" -j "$jobs" ckpt-fuzzers
 

@@ -13,6 +13,7 @@ packages=(
   libffi-dev libncurses-dev
   libgtest-dev
   coinor-libcbc-dev pkg-config
+  libopenblas-dev  # host runtime BLAS (runtime/)
   python3 python3-numpy python3-torch python3-torchvision python3-jsonschema python3-networkx
   python3-pytest
   clang-14 libclang-rt-14-dev  # libFuzzer and sanitizer runtimes (scripts/fuzz.sh)

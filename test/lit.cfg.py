@@ -24,6 +24,14 @@ config.substitutions.append(("%ckpt_shared", config.ckpt_shared_dir))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%ckpt_opt", os.path.join(config.ckpt_tools_dir, "ckpt-opt")))
+# Target/Cpp: generated steps are compiled with this tree's C++ compiler
+# against the runtime headers, and run with ckpt-run.
+config.substitutions.append(("%cxx", shlex.quote(config.embed_cxx_compiler)))
+config.substitutions.append(
+    ("%ckpt_runtime_include",
+     os.path.join(config.ckpt_src_root, "runtime", "include")))
+config.substitutions.append(
+    ("%ckpt_run", os.path.join(config.ckpt_tools_dir, "ckpt-run")))
 
 # Embed/: the package install and an out-of-tree consumer built against it.
 # %embed_cmake_args configures the consumer like this tree: its compiler,
@@ -48,6 +56,31 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 if config.ninja_executable and os.path.exists(config.ninja_executable):
     config.available_features.add("ninja")
+# Sanitizer builds (scripts/sanitize.sh puts -fsanitize= into the flags).
+if "-fsanitize" in config.embed_cxx_flags:
+    config.available_features.add("sanitizer")
+# Target/Cuda: nvcc and the device runtime's archives (test/CMakeLists.txt);
+# %nvcc_link_libs lists them with cuBLASLt, cudart and the host's libraries.
+cuda_libs = os.path.join(config.ckpt_obj_root, "test", "cuda-link-libs.txt")
+if config.ckpt_nvcc and os.path.exists(config.ckpt_nvcc) and os.path.exists(cuda_libs):
+    config.available_features.add("nvcc")
+    with open(cuda_libs) as f:
+        libs = [line.strip() for line in f if line.strip()]
+    config.substitutions.append(
+        ("%nvcc_link_libs",
+         " ".join(shlex.quote(l) for l in libs) + " -lcublasLt -lpthread"))
+    # A generated step is host code only (the runtime carries the device
+    # code): compiled quickly for sm_90, and it must be free of warnings.
+    config.substitutions.append(
+        ("%nvcc_flags",
+         "-O0 -std=c++17 -arch=sm_90 -Xcompiler=-fexceptions,-frtti,-Wall,-Wextra,-Werror "
+         + "-I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "include"))
+         + " -I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "cuda", "include"))))
+    config.substitutions.append(
+        ("%cuda_runner_src",
+         os.path.join(config.ckpt_src_root, "tools", "ckpt-run-cuda", "ckpt-run-cuda.cpp")))
+    # Last: lit substitutes in order, and %nvcc prefixes the names above.
+    config.substitutions.append(("%nvcc", shlex.quote(config.ckpt_nvcc)))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

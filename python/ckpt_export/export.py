@@ -5,21 +5,34 @@ the loss in the joint graph); every other node is ``backward``. Backward nodes
 that do not depend on the seed (e.g. weight transposes) are scheduled just
 before their first use.
 
+Constants: arithmetic with a Python scalar or a 0-d constant (``x * c``,
+``x / c``, ``c - x``, ``x + c``; ``.Tensor`` and ``.Scalar`` overloads) becomes
+a rank-0 ``fill`` of the tensor's dtype (the scalar rounded as torch rounds it)
+and the broadcasting ``add``/``sub``/``mul``/``div``, operands in PyTorch's
+order; on the CPU torch 1.13 computes exactly that (a division divides, it
+does not multiply by the reciprocal). Constant tensors (``fill.Scalar``,
+``full``, ``zeros``/``ones``/``full``/``empty`` ``_like`` and ``new_*``,
+``scalar_tensor``, uniform tensor constants) become ``fill`` of their shape, or
+of rank 0 when every use is a same-shape elementwise binary op;
+``slice_backward`` (step 1) and ``select_backward`` become the gradient
+concatenated with zero fills. Values JSON cannot hold (infinities, NaN) and
+``alpha != 1`` (fused into torch's kernel) stay opaque.
+
 Opaque ops: an aten op outside the ckpt op set becomes ``opaque`` with
-``name`` = the aten overload (``aten.mul.Tensor``) and a warning. FLOPs follow
-the cost conventions of docs/dialect.md, per *result* element N:
+``name`` = the aten overload (``aten.hardtanh.default``) and a warning. FLOPs
+follow the cost conventions of docs/dialect.md, per *result* element N:
 
 =========================================================  =====================
 aten op                                                     flops
 =========================================================  =====================
-arithmetic with a Python scalar (x*c, x+c, c-x, x/c),       N
-comparisons, where, masked_fill, reciprocal, abs, erf,
-sin, cos, bernoulli, pow(tensor, tensor)
+arithmetic the rules above leave opaque (alpha != 1,        N
+integer operands), comparisons, where, masked_fill,
+reciprocal, abs, erf, sin, cos, bernoulli, pow(t, t)
 hardtanh (clamp), hardtanh_backward, clamp                 2N
-tensor creation (full, zeros, ones, arange, fill,          0 (bytes: the result)
-*_like, new_*, scalar_tensor, empty*)
-data movement (slice_backward, select_backward, index,     0
-gather, index_select, copy, constant_pad_nd, repeat, ...)
+tensor creation left opaque (arange, non-finite fills,     0 (bytes: the result)
+non-uniform constants)
+data movement (strided slice_backward, index, gather,      0
+index_select, copy, constant_pad_nd, repeat, ...)
 nll_loss_forward (unfused)                                  R (+1 for mean)
 nll_loss_backward (unfused)                                 R
 anything else                                               N (a guess; warned)
@@ -59,6 +72,7 @@ aten = torch.ops.aten
 DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
           torch.int64: "i64", torch.int32: "i32", torch.bool: "i1"}
 FLOAT = {"f32", "f16", "bf16"}
+TORCH_DTYPES = {v: k for k, v in DTYPES.items()}
 INT_MAX = 2 ** 62
 
 
@@ -356,10 +370,18 @@ class _Lowering:
         vid = self.fresh("seed")
         self.values[vid] = (shp, dt)
         self.env[t] = vid
-        self.inputs.append({"id": vid, "role": "seed", "shape": [], "dtype": dt})
+        # Named, so that ckpt-opt's argument (NameLoc) and the code generator
+        # bind it like any other input: the harness feeds it 1.0 (d loss / d loss).
+        taken = {d.get("name") for d in self.inputs}
+        seed_name = next(c for c in ("seed", "loss_seed") + tuple(f"seed{i}" for i in range(1, len(taken) + 2))
+                         if c not in taken)
+        self.inputs.append({"id": vid, "role": "seed", "shape": [], "dtype": dt, "name": seed_name})
         self.seed_id = vid
 
         for n in g.nodes:
+            if n.op == "get_attr":
+                self.cur = n
+                self._lower_constant(n)
             if n.op != "call_function":
                 continue
             self.cur = n
@@ -608,24 +630,223 @@ class _Lowering:
         return [got.get(i, ([0], "f32")) for i in range(k)]
 
     def _binary(self, n, op, name):
+        """add/sub/mul/div/rsub of two tensors or of a tensor and a scalar.
+
+        A Python scalar (or a 0-d constant) becomes a rank-0 ``fill`` of the
+        tensor's dtype: on the CPU, torch 1.13 rounds a wrapped scalar to the
+        tensor's dtype and then runs the same elementwise kernel as for two
+        tensors (``x / c`` divides, it does not multiply by ``1/c``), so
+        ``op(x, fill(c))`` is bit-identical (tests/test_export.py checks it).
+        ``alpha != 1`` stays opaque: torch fuses ``alpha * y`` into the kernel.
+        """
         shp, dt = self.meta(n)
         a, b = n.args[0], n.args[1]
         alpha = n.kwargs.get("alpha", n.args[2] if len(n.args) > 2 else 1)
         ta, tb = isinstance(a, torch.fx.Node), isinstance(b, torch.fx.Node)
-        if op == "rsub":
-            ins = [self.val(x) for x in (a, b) if isinstance(x, torch.fx.Node)]
-            return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
-        if ta and tb and alpha == 1:
-            va, vb = self.val(a), self.val(b)
-            if self.vdtype(va) == self.vdtype(vb) == dt and dt in FLOAT:
-                return self._set(n, self.emit1(BINARY[op], [va, vb], shp, dt))
-        elif ta and not tb and alpha == 1:
-            va = self.val(a)
-            identity = (op in ("mul", "div") and b == 1) or (op in ("add", "sub") and b == 0)
-            if identity and self.shape(va) == shp and self.vdtype(va) == dt:
-                return self._set(n, va)
         ins = [self.val(x) for x in (a, b) if isinstance(x, torch.fx.Node)]
+        ckpt_op = "sub" if op == "rsub" else BINARY[op]
+        if alpha != 1 or dt not in FLOAT:
+            return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+        if ta and tb:
+            va, vb = self.val(a), self.val(b)
+            # A 0-d operand of another float dtype does not take part in type
+            # promotion: torch casts it to the result dtype (round to nearest
+            # even), which is what `convert` does.
+            for v in (va, vb):
+                if self.vdtype(v) != dt and self.vdtype(v) in FLOAT and self.shape(v) == [] and \
+                        shp != []:
+                    conv = self.emit1("convert", [v], [], dt, hint=n.name + "_c")
+                    va, vb = (conv, vb) if v is va else (va, conv)
+            if self.vdtype(va) == self.vdtype(vb) == dt:
+                lhs, rhs = (vb, va) if op == "rsub" else (va, vb)
+                return self._set(n, self.emit1(ckpt_op, [lhs, rhs], shp, dt))
+            return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+        if ta and isinstance(b, (int, float)) and not isinstance(b, bool):
+            va = self.val(a)
+            if self.vdtype(va) != dt:
+                return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+            # Exact identities only: x*1, x/1 and x-0 return x bit for bit
+            # (x+0 does not: -0 + 0 is +0).
+            identity = (op in ("mul", "div") and b == 1) or (op == "sub" and b == 0)
+            if identity and self.shape(va) == shp:
+                return self._set(n, va)
+            c = self._scalar_fill(b, dt, hint=n.name + "_c")
+            if c is None:
+                return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+            lhs, rhs = (c, va) if op == "rsub" else (va, c)
+            return self._set(n, self.emit1(ckpt_op, [lhs, rhs], shp, dt))
         return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
+
+    # ---- constants ------------------------------------------------------
+    @staticmethod
+    def _rounded(value, dt):
+        """`value` rounded to dtype `dt` exactly as torch rounds a scalar
+        (``torch.tensor(value, dtype=...)``), as a Python number; None when
+        the result is not finite (JSON has no infinities) or, for an integer
+        dtype, not integral."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if dt in FLOAT:
+            r = float(torch.tensor(value, dtype=TORCH_DTYPES[dt]).item())
+            return r if math.isfinite(r) else None
+        if dt in ("i32", "i64"):
+            if not math.isfinite(float(value)) or float(value) != int(value):
+                return None
+            bits = 31 if dt == "i32" else 63
+            v = int(value)
+            return float(v) if -(2 ** bits) <= v < 2 ** bits and float(v) == v else None
+        return None
+
+    def _fill(self, value, shp, dt, hint=None):
+        """A ``fill`` of `shp` and `dt` with `value` (already rounded)."""
+        return self.emit1("fill", [], list(shp), dt, {"value": value}, hint=hint)
+
+    def _scalar_fill(self, value, dt, hint=None):
+        """A rank-0 ``fill`` of `value` rounded to `dt`, or None if it has no
+        exact ckpt form."""
+        r = self._rounded(value, dt)
+        return None if r is None else self._fill(r, [], dt, hint=hint)
+
+    def _only_broadcast_operand(self, n, shp, dt):
+        """True when every user of `n` is a plain elementwise binary op of two
+        tensors whose other operand already has the result's shape and dtype:
+        then a rank-0 constant broadcasts to the same values, and the full-size
+        tensor need not exist."""
+        def root(x):  # through detach / clone / alias
+            while isinstance(x, torch.fx.Node) and x.op == "call_function" and \
+                    _opname(x.target) in ALIAS_OPS and _opname(x.target) != "aten._to_copy.default":
+                x = x.args[0]
+            return x
+
+        users = self._real_users(n)
+        if not users:
+            return False
+        for u in users:
+            if u.op != "call_function" or _opname(u.target) not in (
+                    "aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.div.Tensor",
+                    "aten.rsub.Tensor"):
+                return False
+            if len(u.args) != 2 or u.kwargs or not all(isinstance(x, torch.fx.Node) for x in u.args):
+                return False
+            others = [x for x in u.args if root(x) is not n]
+            if len(others) != 1:
+                return False
+            try:
+                if self.meta(others[0]) != (list(shp), dt) or self.meta(u) != (list(shp), dt):
+                    return False
+            except ExportError:
+                return False
+        return True
+
+    def _constant(self, n, value):
+        """Lowers an op creating a tensor of the node's shape and dtype filled
+        with `value` (``fill.Scalar``, ``full``, ``zeros_like`` ...)."""
+        shp, dt = self.meta(n)
+        r = self._rounded(value, dt)
+        if r is None:
+            return NotImplemented
+        if self._only_broadcast_operand(n, shp, dt):
+            shp = []
+        return self._set(n, self._fill(r, shp, dt))
+
+    def _lower_constant(self, n):
+        """A tensor constant of the traced code (``torch.tensor(0.5)`` in a
+        forward): a ``fill`` when all its elements are equal, else an opaque
+        op producing it."""
+        t = getattr(self.gm, n.target, None)
+        if not isinstance(t, torch.Tensor):
+            return
+        t = t.detach()
+        dt = self.dtype(t.dtype, n)
+        shp = [int(d) for d in t.shape]
+        try:  # a fake or meta tensor has no values to read
+            flat = t.reshape(-1)
+            uniform = t.numel() > 0 and bool((flat == flat[0]).all())
+            first = flat[0].item() if uniform else None
+        except Exception:  # noqa: BLE001 - any failure means "no known value"
+            uniform, first = False, None
+        if uniform:
+            r = self._rounded(first, dt)
+            if r is not None and r == first:
+                return self._set(n, self._fill(r, shp, dt))
+        value = t.clone()
+        self._set(n, self.opaque(n, [], [(shp, dt)], 0, name="constant", impl=lambda: (value.clone(),))[0])
+
+    def op_fill_Scalar(self, n, a):
+        return self._constant(n, a["value"])
+
+    def op_full_default(self, n, a):
+        return self._constant(n, a["fill_value"])
+
+    def op_full_like_default(self, n, a):
+        return self._constant(n, a["fill_value"])
+
+    def op_new_full_default(self, n, a):
+        return self._constant(n, a["fill_value"])
+
+    def op_scalar_tensor_default(self, n, a):
+        return self._constant(n, a["s"])
+
+    def _zeros(self, n, a):
+        return self._constant(n, 0)
+
+    def _ones(self, n, a):
+        return self._constant(n, 1)
+
+    # The contents of an uninitialized tensor are unspecified: zeros are one
+    # valid choice (and the value is normally overwritten or never read).
+    op_zeros_default = op_zeros_like_default = op_new_zeros_default = _zeros
+    op_empty_like_default = op_empty_memory_format = op_new_empty_default = _zeros
+    op_ones_default = op_ones_like_default = op_new_ones_default = _ones
+
+    def _scatter_into_zeros(self, n, g, sizes, dim, start, end):
+        """The tensor of `sizes` that is `g` in [start, end) along `dim` and
+        zero elsewhere: `concat(zeros, g, zeros)` (zeros are exact)."""
+        dt = self.vdtype(g)
+        parts = []
+        if start > 0:
+            s = list(sizes)
+            s[dim] = start
+            parts.append(self._fill(0.0 if dt in FLOAT else 0, s, dt, hint=n.name + "_lo"))
+        parts.append(g)
+        if end < sizes[dim]:
+            s = list(sizes)
+            s[dim] = sizes[dim] - end
+            parts.append(self._fill(0.0 if dt in FLOAT else 0, s, dt, hint=n.name + "_hi"))
+        if len(parts) == 1:
+            return self._set(n, g)
+        return self._set(n, self.emit1("concat", parts, list(sizes), dt, {"axis": dim}))
+
+    def op_slice_backward_default(self, n, a):
+        shp, dt = self.meta(n)
+        g = self.val(a["grad_output"])
+        sizes = [int(d) for d in a["input_sizes"]]
+        if a["step"] != 1 or dt not in FLOAT | {"i32", "i64"} or self.vdtype(g) != dt or sizes != shp:
+            return NotImplemented
+        dim = _norm_dim(a["dim"], len(sizes))
+        size = sizes[dim]
+        # torch's slice clamping (start/end may be negative or out of range)
+        start, end = a["start"], a["end"]
+        start = 0 if start is None else (start + size if start < 0 else start)
+        end = size if end is None else (end + size if end < 0 else end)
+        start = max(0, min(start, size))
+        end = max(start, min(end, size))
+        if self.shape(g)[dim] != end - start:
+            return NotImplemented
+        return self._scatter_into_zeros(n, g, sizes, dim, start, end)
+
+    def op_select_backward_default(self, n, a):
+        shp, dt = self.meta(n)
+        g = self.val(a["grad_output"])
+        sizes = [int(d) for d in a["input_sizes"]]
+        if dt not in FLOAT | {"i32", "i64"} or self.vdtype(g) != dt or sizes != shp:
+            return NotImplemented
+        dim = _norm_dim(a["dim"], len(sizes))
+        index = a["index"] + (sizes[dim] if a["index"] < 0 else 0)
+        s = list(sizes)
+        s[dim] = 1
+        g1 = self.reshape(g, s, hint=n.name + "_in")
+        return self._scatter_into_zeros(n, g1, sizes, dim, index, index + 1)
 
     def _reduce(self, n, op, name):
         shp, dt = self.meta(n)

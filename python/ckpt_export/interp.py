@@ -85,6 +85,8 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return F.gelu(x[0], approximate="tanh" if a["approximation"] == "tanh" else "none")
     if op == "gelu_grad":
         return aten.gelu_backward(x[0], x[1], approximate="tanh" if a["approximation"] == "tanh" else "none")
+    if op == "fill":
+        return torch.full(shp[0], a["value"], dtype=TORCH_DT[outs[0]["dtype"]])
     if op == "convert":
         return x[0].to(TORCH_DT[outs[0]["dtype"]])
     if op == "relu_grad":

@@ -2,8 +2,9 @@
 
 Every entry of :data:`MODELS` is a factory ``make(size="tiny"|"full", **overrides)``
 returning a :class:`ModelSpec`: the model (whose ``forward`` returns the scalar
-training loss) and example inputs. Nothing is downloaded; weights are random
-(seeded), which is all a graph exporter needs.
+training loss) and example inputs. Nothing is downloaded; weights are random,
+drawn from ``torch.manual_seed(seed)`` and the example inputs from a generator
+seeded ``seed + 1``, where the override ``seed`` defaults to 0.
 
 Conventions that keep the exported graphs clean:
 
@@ -361,10 +362,11 @@ def _cfg(defaults, overrides):
 def make_gpt2(size="full", **ov):
     d = (dict(layers=12, hidden=768, heads=12, vocab=50257, seq=128, batch=2, dropout=0.1) if size == "full"
          else dict(layers=2, hidden=32, heads=4, vocab=97, seq=16, batch=2, dropout=0.1))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     m = GPT2(c["layers"], c["hidden"], c["heads"], c["vocab"], max(c["seq"], 16), c["dropout"])
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     return ModelSpec("gpt2", m, (_tokens(c["batch"], c["seq"], c["vocab"], g),
                                  _tokens(c["batch"], c["seq"], c["vocab"], g)), c)
 
@@ -372,10 +374,11 @@ def make_gpt2(size="full", **ov):
 def make_llama(size="full", **ov):
     d = (dict(layers=16, hidden=2048, heads=16, inter=5632, vocab=32000, seq=256, batch=1) if size == "full"
          else dict(layers=2, hidden=32, heads=4, inter=88, vocab=101, seq=16, batch=2))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     m = Llama(c["layers"], c["hidden"], c["heads"], c["inter"], c["vocab"], max(c["seq"], 16))
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     return ModelSpec("llama", m, (_tokens(c["batch"], c["seq"], c["vocab"], g),
                                   _tokens(c["batch"], c["seq"], c["vocab"], g)), c)
 
@@ -384,11 +387,12 @@ def make_bert(size="full", **ov):
     d = (dict(layers=12, hidden=768, heads=12, inter=3072, vocab=30522, seq=128, batch=2, dropout=0.1)
          if size == "full" else
          dict(layers=2, hidden=32, heads=4, inter=64, vocab=89, seq=16, batch=2, dropout=0.1))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     m = Bert(c["layers"], c["hidden"], c["heads"], c["inter"], c["vocab"], max(c["seq"], 16),
              dropout=c["dropout"])
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     b, s = c["batch"], c["seq"]
     ids = _tokens(b, s, c["vocab"], g)
     types = torch.randint(0, 2, (b, s), generator=g)
@@ -408,15 +412,16 @@ def _images(b, res, classes, gen, ch=3):
 def make_resnet50(size="full", **ov):
     import torchvision
     d = (dict(batch=8, res=224, classes=1000) if size == "full" else dict(batch=2, res=32, classes=10))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     if size == "full":
         net = torchvision.models.resnet50(weights=None, num_classes=c["classes"])
     else:  # one bottleneck per stage, narrow
         from torchvision.models.resnet import Bottleneck, ResNet
         net = ResNet(Bottleneck, [1, 1, 1, 1], num_classes=c["classes"], width_per_group=16)
         # shrink the stem/stages: tiny enough for fast tests
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     return ModelSpec("resnet50", Classifier(net), _images(c["batch"], c["res"], c["classes"], g), c)
 
 
@@ -424,20 +429,22 @@ def make_mobilenet_v2(size="full", **ov):
     import torchvision
     d = (dict(batch=8, res=224, classes=1000, width=1.0) if size == "full"
          else dict(batch=2, res=32, classes=10, width=0.25))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     net = torchvision.models.mobilenet_v2(weights=None, num_classes=c["classes"], width_mult=c["width"])
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     return ModelSpec("mobilenet_v2", Classifier(net), _images(c["batch"], c["res"], c["classes"], g), c)
 
 
 def make_unet(size="full", **ov):
     d = (dict(batch=2, res=256, classes=2, base=64, depth=4) if size == "full"
          else dict(batch=2, res=32, classes=3, base=4, depth=3))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     m = UNet(3, c["classes"], c["base"], c["depth"])
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     img = torch.randn(c["batch"], 3, c["res"], c["res"], generator=g)
     tgt = torch.randint(0, c["classes"], (c["batch"], c["res"], c["res"]), generator=g)
     return ModelSpec("unet", m, (img, tgt), c)
@@ -446,10 +453,11 @@ def make_unet(size="full", **ov):
 def make_mlp(size="full", **ov):
     d = (dict(layers=32, hidden=1024, batch=64, classes=1000) if size == "full"
          else dict(layers=32, hidden=16, batch=4, classes=10))
+    seed = ov.pop("seed", None) or 0
     c = _cfg(d, ov)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     m = MLPChain(c["layers"], c["hidden"], c["hidden"], c["classes"])
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed + 1)
     return ModelSpec("mlp32", m, (torch.randn(c["batch"], c["hidden"], generator=g),
                                   torch.randint(0, c["classes"], (c["batch"],), generator=g)), c)
 

@@ -12,11 +12,14 @@
 #include "ckpt/Import/GraphImport.h"
 #include "ckpt/Import/RematGraphImport.h"
 #include "ckpt/InitAll.h"
+#include "ckpt/Target/Cpp/EmitCpp.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,7 +51,7 @@ static llvm::cl::opt<InputFormat> inputFormat(
                    "Checkmate or random layered)")));
 
 namespace {
-enum class EmitKind { Auto, Mlir, None };
+enum class EmitKind { Auto, Mlir, Cpp, Cuda, None };
 } // namespace
 
 static llvm::cl::opt<EmitKind> emitKind(
@@ -60,7 +63,49 @@ static llvm::cl::opt<EmitKind> emitKind(
                    "(--ckpt-report) writes to stdout and no -o is given "
                    "(default)"),
         clEnumValN(EmitKind::Mlir, "mlir", "the resulting IR"),
+        clEnumValN(EmitKind::Cpp, "cpp",
+                   "C++ for the host runtime: <step>.cpp, <step>.h and "
+                   "<step>.plan.json per planned function, written into the "
+                   "directory named by -o (docs/codegen.md)"),
+        clEnumValN(EmitKind::Cuda, "cuda",
+                   "CUDA for the device runtime: <step>.cu, <step>.h and "
+                   "<step>.plan.json per planned function, written into the "
+                   "directory named by -o (docs/gpu.md)"),
         clEnumValN(EmitKind::None, "none", "nothing (run the passes only)")));
+
+static llvm::cl::opt<int64_t> emitCppAlignment(
+    "emit-cpp-alignment",
+    llvm::cl::desc("With --emit=cpp/cuda: the alignment the memory plan was made "
+                   "with (0: inferred from the plan, the default)"),
+    llvm::cl::init(0));
+
+namespace {
+/// Runs last in the pipeline with --emit=cpp: generates the C++ of the
+/// module as the passes left it (the exporter never changes the IR) and
+/// keeps it for writing once the whole run succeeded.
+struct EmitCppPass
+    : public PassWrapper<EmitCppPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitCppPass)
+  EmitCppPass(SmallVectorImpl<ckpt::EmittedStep> &steps, bool &refused)
+      : steps(steps), refused(refused) {}
+  StringRef getArgument() const override { return "ckpt-opt-emit-cpp"; }
+  void runOnOperation() override {
+    ckpt::EmitCppOptions options;
+    options.alignment = emitCppAlignment;
+    if (emitKind == EmitKind::Cuda)
+      options.target = ckpt::EmitTarget::Cuda;
+    if (failed(ckpt::exportModuleToCpp(getOperation(), options, steps))) {
+      // Nothing is written once any function was refused.
+      steps.clear();
+      refused = true;
+      signalPassFailure();
+    }
+    markAllAnalysesPreserved();
+  }
+  SmallVectorImpl<ckpt::EmittedStep> &steps;
+  bool &refused;
+};
+} // namespace
 
 /// Returns true if the command line asks for a report pass.
 static bool requestsReport(int argc, char **argv) {
@@ -199,6 +244,36 @@ int main(int argc, char **argv) {
         "nested deeper than " + llvm::Twine(ckpt_opt::kMaxMlirNesting) +
             " levels of brackets");
     return 1;
+  }
+
+  if (emitKind == EmitKind::Cpp || emitKind == EmitKind::Cuda) {
+    if (outputFilename == "-") {
+      llvm::errs() << "ckpt-opt: --emit="
+                   << (emitKind == EmitKind::Cuda ? "cuda" : "cpp")
+                   << " writes a directory: name it with -o <directory>\n";
+      return 1;
+    }
+    SmallVector<ckpt::EmittedStep> steps;
+    bool refused = false;
+    MlirOptMainConfig pipeline = config;
+    config.setPassPipelineSetupFn([pipeline, &steps, &refused](PassManager &pm) {
+      if (failed(pipeline.setupPassPipeline(pm)))
+        return failure();
+      pm.addPass(std::make_unique<EmitCppPass>(steps, refused));
+      return success();
+    });
+    llvm::raw_null_ostream discard;
+    if (failed(MlirOptMain(discard, std::move(input), registry, config)))
+      return 1;
+    // Refusals expected by -verify-diagnostics: success, nothing written.
+    if (refused || steps.empty())
+      return refused && config.shouldVerifyDiagnostics() ? 0 : 1;
+    if (llvm::Error error = ckpt::writeEmittedSteps(steps, outputFilename)) {
+      llvm::errs() << "ckpt-opt: " << llvm::toString(std::move(error))
+                   << "\n";
+      return 1;
+    }
+    return 0;
   }
 
   // The output is only kept once the whole pipeline succeeded.

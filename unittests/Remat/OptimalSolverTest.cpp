@@ -18,18 +18,6 @@ using Status = SolveResult::Status;
 
 namespace {
 
-int32_t addNode(Problem &problem, double cost, int64_t bytes,
-                std::vector<int32_t> deps, bool recomputable = true) {
-  Node node;
-  node.name = "n" + std::to_string(problem.nodes.size());
-  node.cost = cost;
-  node.bytes = bytes;
-  node.deps = std::move(deps);
-  node.recomputable = recomputable;
-  problem.nodes.push_back(std::move(node));
-  return static_cast<int32_t>(problem.nodes.size()) - 1;
-}
-
 /// How a chain's backward node reads the forward pass.
 enum class ChainReads { Input, Output, Random };
 

@@ -15,6 +15,19 @@
 namespace mlir::ckpt::remat::testing {
 
 /// The budget and every node of `problem`, one per line.
+/// Appends a node named `n<index>` to `problem`; returns its index.
+inline int32_t addNode(Problem &problem, double cost, int64_t bytes,
+                       std::vector<int32_t> deps, bool recomputable = true) {
+  Node node;
+  node.name = "n" + std::to_string(problem.nodes.size());
+  node.cost = cost;
+  node.bytes = bytes;
+  node.deps = std::move(deps);
+  node.recomputable = recomputable;
+  problem.nodes.push_back(std::move(node));
+  return static_cast<int32_t>(problem.nodes.size()) - 1;
+}
+
 inline std::string describe(const Problem &problem, int64_t budget) {
   std::ostringstream os;
   os << "budget " << budget << ", fixed " << problem.fixedBytes << "\n";

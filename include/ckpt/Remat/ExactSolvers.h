@@ -85,7 +85,7 @@ struct MilpOptions {
   /// model's memory rows stay small integers. Above this many quanta in
   /// total, coarser quanta are used with sizes rounded up and the budget
   /// rounded down: still safe, but optimality is then not claimed.
-  int64_t maxExactUnits = 100000;
+  int64_t maxExactUnits = 2000000;
   /// A schedule to start CBC from (a MIP start), e.g. the best heuristic
   /// plan; handed to CBC if it is valid, fits, and its recomputations can be
   /// read as a stage matrix R (each group at most once per stage). If it fits

@@ -13,6 +13,7 @@
 #define CKPT_REMAT_OPTIMALSOLVER_H
 
 #include "ckpt/Remat/ExactSolvers.h"
+#include "ckpt/Remat/GenericSolver.h"
 #include "ckpt/Remat/SegmentChainSolver.h"
 
 #include <cstddef>
@@ -34,6 +35,22 @@ struct OptimalOptions {
   size_t maxGreedyNodes = 10000;
   /// Options of the scalable engine.
   SegmentChainOptions chain;
+  /// Whether the exact engines (enumeration, MILP) run at all; without them
+  /// the result is the scalable engines' alone.
+  bool exactEngines = true;
+  /// When the generic engine (GenericSolver.h) runs.
+  enum class Generic {
+    /// On problems not in training form (`isTrainingForm`), where the
+    /// segment chain and the drop-set searches find nothing to recompute.
+    Auto,
+    /// On every problem.
+    Always,
+    /// Never.
+    Never,
+  };
+  Generic generic = Generic::Auto;
+  /// Options of the generic engine.
+  GenericOptions genericOptions;
 };
 
 /// Returns the cheapest schedule within `budgetBytes` the engines find, with

@@ -171,6 +171,8 @@ OpCost PowOp::getCost() { return getElementwiseCost(*this, 1); }
 
 OpCost ConvertOp::getCost() { return getDataMovementCost(*this); }
 
+OpCost FillOp::getCost() { return getDataMovementCost(*this); }
+
 OpCost GeluOp::getCost() {
   return getElementwiseCost(
       *this, getApproximation() == GeluApproximation::Tanh ? 9 : 5);

@@ -14,6 +14,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/Budget.h"
 #include "ckpt/Remat/ExactSolvers.h"
+#include "ckpt/Remat/GenericSolver.h"
 #include "ckpt/Remat/KeptSetSchedules.h"
 #include "ckpt/Remat/LowerBound.h"
 #include "ckpt/Remat/OptimalSolver.h"
@@ -57,6 +58,11 @@ private:
   FailureOr<remat::Schedule> solveWithChain(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, std::string &note);
+
+  /// Runs the generic engine alone; `note` receives its details.
+  FailureOr<remat::Schedule> solveGenerically(func::FuncOp func,
+                                              const RematProblemWithOrigins &p,
+                                              int64_t limit, std::string &note);
 
   /// Runs every engine (`remat::solveOptimal`); `note` receives the engine,
   /// the status and the proven bound.
@@ -102,7 +108,7 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
   emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown strategy '"
                            << strategy
                            << "' (expected none, full, sqrt, selective, "
-                              "greedy, chain, optimal or exact)";
+                              "greedy, chain, generic, optimal or exact)";
   return failure();
 }
 
@@ -118,6 +124,7 @@ PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
   remat::OptimalOptions options;
   options.seeds = getBaselineDropSets(func, p);
   options.milpTimeLimitSeconds = timeLimit;
+  options.exactEngines = exactEngines;
   remat::SolveResult result = remat::solveOptimal(p.problem, limit, options);
   if (result.status == remat::SolveResult::Status::Infeasible ||
       !result.hasSchedule()) {
@@ -156,6 +163,35 @@ PlaceCheckpointsPass::solveWithChain(func::FuncOp func,
   note = (" engine=segment-chain solve-seconds=" +
           llvm::formatv("{0:f3}", result.seconds) + " (" + result.message +
           ")")
+             .str();
+  return std::move(result.schedule);
+}
+
+FailureOr<remat::Schedule>
+PlaceCheckpointsPass::solveGenerically(func::FuncOp func,
+                                       const RematProblemWithOrigins &p,
+                                       int64_t limit, std::string &note) {
+  if (limit < 0) {
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'generic' "
+                                "needs a budget";
+    return failure();
+  }
+  remat::Evaluation identity =
+      remat::evaluateSchedule(p.problem, remat::Schedule::identity(p.problem));
+  remat::SolveResult result;
+  if (identity.peakBytes <= limit) {
+    // Nothing to recompute.
+    result.status = remat::SolveResult::Status::Feasible;
+    result.schedule = remat::Schedule::identity(p.problem);
+  } else {
+    result = remat::solveGeneric(p.problem, limit);
+  }
+  if (!result.hasSchedule()) {
+    reportInfeasible(func, p, limit, -1, nullptr);
+    return failure();
+  }
+  note = (" engine=generic solve-seconds=" +
+          llvm::formatv("{0:f3}", result.seconds) + " (" + result.message + ")")
              .str();
   return std::move(result.schedule);
 }
@@ -276,13 +312,15 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   remat::Schedule schedule;
   std::string engineNote;
-  if (strategy == "exact" || strategy == "optimal" || strategy == "chain") {
+  if (strategy == "exact" || strategy == "optimal" || strategy == "chain" ||
+      strategy == "generic") {
     FailureOr<remat::Schedule> solved =
-        strategy == "exact"     ? solveExactly(func, *problem, limit, engineNote)
-        : strategy == "optimal" ? solveOptimally(func, *problem, limit,
-                                                 engineNote)
-                                : solveWithChain(func, *problem, limit,
-                                                 engineNote);
+        strategy == "exact" ? solveExactly(func, *problem, limit, engineNote)
+        : strategy == "optimal"
+            ? solveOptimally(func, *problem, limit, engineNote)
+        : strategy == "generic"
+            ? solveGenerically(func, *problem, limit, engineNote)
+            : solveWithChain(func, *problem, limit, engineNote);
     if (failed(solved))
       return signalPassFailure();
     schedule = std::move(*solved);

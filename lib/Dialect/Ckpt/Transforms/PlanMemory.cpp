@@ -105,14 +105,23 @@ static FunctionPlan buildProblem(const MemoryTimeline &t, int64_t alignment,
   if (!inPlace)
     return fp;
   // In place: result 0 of an elementwise op over an operand whose storage
-  // (an op result, never a caller-owned argument) dies at this op.
+  // (an op result, never a caller-owned argument) dies at this op, and whose
+  // elements map one to one onto the result's: the same element type and
+  // count (a broadcast operand, or a 1-byte mask under an f32 result, would
+  // be overwritten before all of it is read).
   std::vector<bool> claimed(t.buffers.size(), false);
   for (auto [index, op] : llvm::enumerate(t.ops)) {
     if (!isElementwise(op) || op->getNumResults() == 0)
       continue;
+    auto resultType = cast<ShapedType>(op->getResult(0).getType());
     size_t result = t.bufferOf.lookup(op->getResult(0));
     int64_t size = plan::alignUp(t.buffers[result].bytes, alignment);
     for (Value operand : op->getOperands()) {
+      auto operandType = dyn_cast<ShapedType>(operand.getType());
+      if (!operandType ||
+          operandType.getElementType() != resultType.getElementType() ||
+          operandType.getNumElements() != resultType.getNumElements())
+        continue;
       size_t source = t.bufferOf.lookup(operand);
       const Buffer &b = t.buffers[source];
       if (claimed[source] || b.def < 0 ||

@@ -245,6 +245,35 @@ def Ckpt_ConvertOp : Ckpt_Op<"convert", [SameOperandsAndResultShape]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Ckpt_FillOp : Ckpt_Op<"fill"> {
+  let summary = "tensor whose every element is one constant";
+  let description = [{
+    Produces a tensor of the result type with every element equal to `value`
+    converted to the element type: floats round to nearest even (a value
+    beyond the format's range becomes an infinity of that sign, as PyTorch's
+    `torch.full` does), integer types take the value exactly, so it must be
+    integral and in the type's range. `value` is never NaN; infinities are
+    allowed for float results only. The result may have any static shape,
+    rank 0 included, which together with the broadcasting binary ops expresses
+    arithmetic with a scalar (`x * 0.125` is `ckpt.mul` of `x` and a rank-0
+    fill). The op has no operands, so recomputing it needs nothing kept.
+    Cost: 0 FLOPs; reads nothing, writes the result once.
+
+    ```mlir
+    %c = ckpt.fill fwd 1.250000e-01 : tensor<f32>
+    %z = ckpt.fill bwd 0.000000e+00 : tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, F64Attr:$value);
+  let results = (outs AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>:$result);
+  let assemblyFormat = "$phase $value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Activations and their gradients
 //===----------------------------------------------------------------------===//
 

@@ -132,6 +132,12 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
       and the gap.
     - `chain` (needs a budget): the segment-chain engine alone, for
       comparisons (`optimal` includes it).
+    - `generic` (needs a budget): the generic engine alone
+      (`remat::solveGeneric`): any recomputable value may be freed after a
+      read and recomputed before a later one, in the given op order, with no
+      forward/backward split (e.g. the random layered benchmark graphs).
+      `optimal` includes it for functions that are not training steps (a
+      forward prefix followed by a non-recomputable backward part).
     - `exact` (needs a budget): Checkmate's MILP (Jain et al. 2020) solved by
       CBC within `time-limit` seconds: optimal within Checkmate's stage space
       when proven, otherwise the best plan found and its proven lower bound.
@@ -151,7 +157,7 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
            "What the budget covers: step (everything) or activations (all but the arguments)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"none\"",
-           "none, full, sqrt, selective, greedy, chain, optimal or exact">,
+           "none, full, sqrt, selective, greedy, chain, generic, optimal or exact">,
     Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
            "Cost of recomputation: time (roofline on the profile) or flops">,
     Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
@@ -160,6 +166,8 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
            "Emit a remark with the plan's figures">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Time limit of the exact engine (MILP), in seconds">,
+    Option<"exactEngines", "exact-engines", "bool", /*default=*/"true",
+           "Whether strategy=optimal also runs the exact engines (enumeration, MILP) on small graphs">,
   ];
   let statistics = [
     Statistic<"numRecomputed", "recomputed-ops", "Number of recomputed ops">,

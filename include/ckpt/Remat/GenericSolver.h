@@ -1,0 +1,82 @@
+//===- GenericSolver.h - Rematerialization without a training form -*- C++ -*-//
+//
+// The scalable engine for the general problem: a DAG run in its given order
+// with no forward/backward split, where any recomputable value may be freed
+// after one of its reads and computed again before a later one (the random
+// layered graphs of Gagrani et al. 2022, inference graphs, or a training
+// step whose forward values are also worth recomputing for later forward
+// reads).
+//
+// Solution space. Between two consecutive reads of a value by first
+// computations of its readers (or between its first computation and its first
+// read) lies a "gap". Each gap of a recomputable value is either kept (the
+// buffer stays live through it) or dropped with a recomputation stage r in
+// the gap: the buffer is freed after the last read before the gap, computed
+// again in stage r (just before the first computation of node r) and kept
+// from there to the read that ends the gap. A recomputation needs the
+// value's inputs: those live at that stage are read, the others are
+// recomputed in the same stage as transient values, recursively. Within a
+// stage, recomputations run in problem order before the stage's node, so
+// every schedule of this space lies in Checkmate's stage space
+// (ExactSolvers.h) and can seed the MILP.
+//
+// Search. Greedy descent from the no-recompute schedule: at the step where
+// the live bytes peak, every kept gap (or late-enough recomputation) holding
+// a buffer there is a candidate move; the cheapest by estimated recompute
+// cost per byte are evaluated exactly, and the one that removes the most
+// excess (live bytes over the budget, summed over steps) per unit of added
+// cost is applied, until the peak fits. Then local improvement: undo drops,
+// move recomputation stages, and an iterated "release one drop, descend
+// again" search, all under a deterministic work cap.
+//
+// Eviction. Also run: the given order simulated under the budget, evicting
+// the resident buffer with the least recomputation cost per byte and per
+// stage until its next read when a computation does not fit, and recomputing
+// evicted buffers where they are read (dynamic tensor rematerialization,
+// Kirisame et al. 2021, with the known future). Its plans may leave the
+// stage space (e.g. recompute an output at the very end), so it meets some
+// budgets the stage space cannot; the cheaper result wins.
+//
+// Every schedule is judged by the same rules as `evaluateSchedule`, and the
+// result is re-checked with it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_REMAT_GENERICSOLVER_H
+#define CKPT_REMAT_GENERICSOLVER_H
+
+#include "ckpt/Remat/ExactSolvers.h"
+
+#include <cstdint>
+
+namespace mlir::ckpt::remat {
+
+/// Options of `solveGeneric`.
+struct GenericOptions {
+  /// Candidate moves evaluated exactly per descent step.
+  int32_t candidatesPerStep = 6;
+  /// Work cap, in evaluated schedule steps plus reads: the search stops
+  /// improving when it is spent. Deterministic (no wall clock).
+  int64_t maxWork = 600'000'000;
+  /// Rounds of the iterated search after the first descent.
+  int32_t maxKicks = 400;
+  /// Moves per descent that remove no excess (each on a different gap).
+  int32_t maxSidewaysMoves = 400;
+};
+
+/// Solves `problem` under `budgetBytes` (fixed bytes included) as described
+/// above. Returns `Feasible` with a re-checked schedule, or
+/// `Unknown` when the descent finds no schedule within the budget (`message`
+/// says why). Proves no bound: `lowerBound` is left 0.
+SolveResult solveGeneric(const Problem &problem, int64_t budgetBytes,
+                         const GenericOptions &options = {});
+
+/// Whether `problem` is a training step in the form the segment-chain engine
+/// and the drop-set strategies assume: a non-empty prefix of recomputable
+/// (forward) nodes followed by a non-empty suffix of non-recomputable
+/// (backward) ones.
+bool isTrainingForm(const Problem &problem);
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_GENERICSOLVER_H

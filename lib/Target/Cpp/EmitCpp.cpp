@@ -1,0 +1,587 @@
+//===- EmitCpp.cpp - Planned training steps as C++ for the host runtime ---===//
+//
+// Formats the StepModel of a planned step as C++ (the StepProgram and its
+// straight-line `run`), a header and the plan JSON (docs/codegen.md), and
+// writes them atomically into an output directory. The CUDA target
+// (docs/gpu.md) is the same program for the device runtime: only the
+// `Flavor` below differs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Target/Cpp/EmitCpp.h"
+
+#include "StepModel.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::ckpt;
+using namespace mlir::ckpt::cpp;
+
+//===----------------------------------------------------------------------===//
+// C++ literals
+//===----------------------------------------------------------------------===//
+
+/// `text` as a C++ string literal. Octal escapes (always three digits, so a
+/// following digit is never absorbed) for anything outside printable ASCII,
+/// and `??` split so no trigraph can form.
+static std::string cString(StringRef text) {
+  std::string out = "\"";
+  char previous = 0;
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '?' && previous == '?') {
+      out += "\\?";
+    } else if (u < 0x20 || u >= 0x7f) {
+      char octal[5];
+      std::snprintf(octal, sizeof octal, "\\%03o", static_cast<unsigned>(u));
+      out += octal;
+    } else {
+      out += c;
+    }
+    previous = c;
+  }
+  return out + "\"";
+}
+
+/// `text` made safe inside a `//` comment: one line, no backslash (a
+/// trailing one would continue the comment onto the next line), no `??`.
+static std::string commentText(StringRef text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r')
+      c = ' ';
+    else if (c == '\\')
+      c = '/';
+    if (c == '?' && !out.empty() && out.back() == '?')
+      out += ' ';
+    out += c;
+  }
+  return out;
+}
+
+static std::string intLiteral(int64_t value) {
+  if (value == std::numeric_limits<int64_t>::min())
+    return "(-9223372036854775807 - 1)";
+  return std::to_string(value);
+}
+
+/// A double literal that reads back to exactly `value`.
+static std::string floatLiteral(double value) {
+  if (std::isnan(value))
+    return "std::numeric_limits<double>::quiet_NaN()";
+  if (std::isinf(value))
+    return value > 0 ? "std::numeric_limits<double>::infinity()"
+                     : "-std::numeric_limits<double>::infinity()";
+  std::string text = llvm::formatv("{0}", llvm::format("%.17g", value)).str();
+  if (text.find_first_of(".eE") == std::string::npos)
+    text += ".0";
+  return text;
+}
+
+static std::string intList(ArrayRef<int64_t> values) {
+  std::string out = "{";
+  for (auto [i, v] : llvm::enumerate(values))
+    out += (i ? ", " : "") + intLiteral(v);
+  return out + "}";
+}
+
+//===----------------------------------------------------------------------===//
+// The .cpp / .cu file
+//===----------------------------------------------------------------------===//
+
+/// What differs between the host and the CUDA translation unit; the program
+/// itself (ops, offsets, acquires, segments) is the same text for both.
+struct Flavor {
+  bool cuda;
+  /// `cpp` / `cuda`: the value of `--emit=`.
+  const char *emitName;
+  /// The execution context `run` receives, and the kernels' namespace as
+  /// seen from inside `using namespace ckpt::rt`.
+  const char *context;
+  const char *kernels;
+  /// Prefix of the entry points (`ckpt_step_` / `ckpt_cuda_step_`).
+  const char *entryPrefix;
+};
+
+/// Where a CUDA step keeps the device scratch block: right after the planned
+/// arena, 256-byte aligned (what CudaSession requires), so that the session's
+/// one device allocation holds every byte the step uses.
+static int64_t deviceScratchOffset(const StepModel &m) {
+  return static_cast<int64_t>(llvm::alignTo(m.arenaSize, 256));
+}
+
+/// Bytes of a CUDA step's device arena: the plan's arena and the scratch.
+static int64_t deviceArenaBytes(const StepModel &m) {
+  return deviceScratchOffset(m) + kCudaDeviceScratchBytes;
+}
+
+static Flavor flavorOf(EmitTarget target) {
+  if (target == EmitTarget::Cuda)
+    return {true, "cuda", "cuda::CudaExecContext", "cuda::kernels",
+            "ckpt_cuda_step_"};
+  return {false, "cpp", "ExecContext", "kernels", "ckpt_step_"};
+}
+
+static std::string tensorExpr(const TensorRef &t) {
+  if (!t.present)
+    return "Tensor()";
+  return "Tensor(arena + " + intLiteral(t.offset) + ", DType::" + t.dtype +
+         ", " + intList(t.shape) + ")";
+}
+
+static std::string attrExpr(const AttrValue &a, StringRef intsName) {
+  std::string name = cString(a.name);
+  switch (a.kind) {
+  case AttrValue::Kind::Int:
+    return "intAttr(" + name + ", " + intLiteral(a.intValue) + ")";
+  case AttrValue::Kind::Float:
+    return "floatAttr(" + name + ", " + floatLiteral(a.floatValue) + ")";
+  case AttrValue::Kind::Ints:
+    if (a.ints.empty())
+      return "intsAttr(" + name + ", nullptr, 0)";
+    return "intsAttr(" + name + ", " + intsName.str() + ", " +
+           std::to_string(a.ints.size()) + ")";
+  case AttrValue::Kind::String:
+    return "stringAttr(" + name + ", " + cString(a.stringValue) + ")";
+  case AttrValue::Kind::Unit:
+    return "unitAttr(" + name + ")";
+  }
+  return "";
+}
+
+static void writeBindings(raw_ostream &os, StringRef name,
+                          ArrayRef<BindingEntry> bindings) {
+  if (bindings.empty())
+    return;
+  os << "const Binding " << name << "[] = {\n";
+  for (const BindingEntry &b : bindings)
+    os << "    {" << cString(b.name) << ", Role::" << b.roleEnum
+       << ", DType::" << b.dtype << ", " << b.shape.size() << ", "
+       << intList(b.shape) << ", " << b.offset << ", " << b.gradOf << "},\n";
+  os << "};\n";
+}
+
+/// One op: a comment with the op and its location, then (unless a view) its
+/// tensors, attributes, acquires, the kernel call and the releases.
+static void writeOp(raw_ostream &os, const OpEntry &op, const Flavor &f) {
+  os << "\n  // [" << op.index << "] " << commentText(op.text) << "\n";
+  if (!op.location.empty())
+    os << "  //     at " << commentText(op.location) << "\n";
+  for (const std::string &note : op.inPlaceNotes)
+    os << "  //     in place: " << commentText(note) << "\n";
+  if (op.view) {
+    os << "  //     view: aliases its operand's storage at offset "
+       << op.results.front().offset << ", no kernel call\n";
+    for (const Range &r : op.releases)
+      os << "  ctx.release(" << r.offset << ", " << r.bytes << ");\n";
+    return;
+  }
+  os << "  {\n";
+  os << "    static const OpInfo op = {" << op.index << ", "
+     << cString(op.mnemonic) << ", " << cString(op.location)
+     << ", Phase::" << op.phase << ", " << (op.recompute ? "true" : "false")
+     << ", " << op.segment << "};\n";
+  for (auto [i, a] : llvm::enumerate(op.attrs))
+    if (a.kind == AttrValue::Kind::Ints && !a.ints.empty())
+      os << "    static const int64_t ints" << i << "[] = " << intList(a.ints)
+         << ";\n";
+  if (!op.attrs.empty()) {
+    os << "    static const Attr attrs[] = {";
+    for (auto [i, a] : llvm::enumerate(op.attrs))
+      os << (i ? ",\n                                 " : "")
+         << attrExpr(a, "ints" + std::to_string(i));
+    os << "};\n";
+  }
+  auto writeTensors = [&](StringRef name, ArrayRef<TensorRef> tensors) {
+    if (tensors.empty())
+      return;
+    os << "    const Tensor " << name << "[] = {";
+    for (auto [i, t] : llvm::enumerate(tensors))
+      os << (i ? ",\n        " : "") << tensorExpr(t);
+    os << "};\n";
+  };
+  writeTensors("operands", op.operands);
+  writeTensors("results", op.results);
+  for (const Range &r : op.acquires)
+    os << "    ctx.acquire(" << r.offset << ", " << r.bytes << ");\n";
+  if (op.workspace)
+    os << "    ctx.acquire(" << op.workspace->offset << ", "
+       << op.workspace->bytes << "); // workspace\n";
+  auto list = [](StringRef name, size_t size) {
+    return size ? ("TensorList{" + name + ", " + Twine(size) + "}").str()
+                : std::string("TensorList{}");
+  };
+  os << "    ctx.call(op, &" << f.kernels << "::" << op.mnemonic << ", "
+     << list("operands", op.operands.size()) << ", "
+     << list("results", op.results.size()) << ", "
+     << (op.attrs.empty()
+             ? std::string("Attrs{}")
+             : "Attrs{attrs, " + std::to_string(op.attrs.size()) + "}")
+     << ", ";
+  if (op.workspace)
+    os << "Tensor(arena + " << op.workspace->offset << ", DType::I1, {"
+       << op.workspace->bytes << "})";
+  else
+    os << "Tensor()";
+  os << ");\n";
+  if (op.workspace)
+    os << "    ctx.release(" << op.workspace->offset << ", "
+       << op.workspace->bytes << "); // workspace\n";
+  for (const Range &r : op.releases)
+    os << "    ctx.release(" << r.offset << ", " << r.bytes << ");\n";
+  os << "  }\n";
+}
+
+static std::string generateSource(const StepModel &m, StringRef stem,
+                                  const Flavor &f) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// " << stem << (f.cuda ? ".cu" : ".cpp") << " - training step @"
+     << commentText(m.name) << ", generated by ckpt-opt --emit="
+     << f.emitName << ".\n"
+     << "// Do not edit: regenerate it from the planned IR.\n//\n"
+     << "// arena: " << m.arenaSize << " bytes, planned peak: " << m.lowerBound
+     << " bytes, alignment: " << m.alignment << "\n"
+     << "// ops: " << m.ops.size() << " (" << m.numKernelCalls
+     << " kernel calls), recomputed: " << m.numRecomputedOps << " in "
+     << m.segments.size() << " segments, in place: " << m.numInPlace << "\n"
+     << "#include \"" << stem << ".h\"\n\n";
+  if (f.cuda)
+    os << "// device scratch (cuBLASLt workspace and scalars, "
+       << kCudaDeviceScratchBytes << " bytes) at offset "
+       << deviceScratchOffset(m) << ",\n"
+       << "// after the planned arena: the device arena is "
+       << deviceArenaBytes(m) << " bytes, one allocation.\n"
+       << "#include \"ckpt/Runtime/Cuda/CudaKernels.h\"\n";
+  else
+    os << "#include \"ckpt/Runtime/Kernels.h\"\n";
+  os << "#include \"ckpt/Runtime/Program.h\"\n\n"
+     << "#include <cstdint>\n#include <limits>\n\n"
+     << "namespace {\nusing namespace ckpt::rt;\n\n";
+  writeBindings(os, "kArguments", m.arguments);
+  writeBindings(os, "kResults", m.results);
+  if (f.cuda)
+    os << "static_assert(ckpt::rt::cuda::kDeviceScratchBytes == "
+       << kCudaDeviceScratchBytes
+       << "ull,\n              \"regenerate: the runtime's device scratch "
+          "changed size\");\n";
+  os << "\nvoid run(" << f.context << " &ctx) {\n"
+     << "  [[maybe_unused]] char *const arena = ctx.arena();\n";
+  std::vector<const SegmentEntry *> beginsAt(m.ops.size(), nullptr),
+      endsAt(m.ops.size(), nullptr);
+  for (const SegmentEntry &s : m.segments) {
+    beginsAt[s.firstOp] = &s;
+    endsAt[s.lastOp] = &s;
+  }
+  for (const OpEntry &op : m.ops) {
+    if (const SegmentEntry *s = beginsAt[op.index]) {
+      os << "\n  // ---- recompute segment " << s->id << ": recomputes ";
+      for (auto [i, v] : llvm::enumerate(s->recomputed))
+        os << (i ? ", " : "") << v;
+      if (s->consumerOp >= 0) {
+        os << "\n  //      for [" << s->consumerOp << "] "
+           << commentText(s->consumerText);
+        if (!s->consumerLocation.empty())
+          os << "\n  //      at " << commentText(s->consumerLocation);
+      }
+      os << "\n  ctx.beginSegment(" << s->id << ");\n";
+    }
+    writeOp(os, op, f);
+    if (const SegmentEntry *s = endsAt[op.index])
+      os << "  ctx.endSegment(" << s->id << ");\n"
+         << "  // ---- end of recompute segment " << s->id << "\n";
+  }
+  os << "}\n\n} // namespace\n\n";
+  std::string entry = f.entryPrefix + m.identifier;
+  const char *programType =
+      f.cuda ? "ckpt::rt::cuda::CudaStepProgram" : "ckpt::rt::StepProgram";
+  // The CUDA program wraps the host facts (with no host `run` and the
+  // device arena's size) and adds the device `run` and the scratch offset.
+  os << "extern \"C\" const " << programType << " *" << entry << "() {\n"
+     << "  static const " << programType << " program = {\n"
+     << (f.cuda ? "      {" : "      ") << cString(m.name) << ", "
+     << (f.cuda ? deviceArenaBytes(m) : m.arenaSize) << ", " << m.lowerBound << ", " << m.alignment << ", "
+     << m.ops.size() << ", " << m.numRecomputedOps << ", "
+     << m.segments.size() << ",\n"
+     << (f.cuda ? "       " : "      ")
+     << (m.arguments.empty() ? "nullptr" : "kArguments") << ", "
+     << m.arguments.size() << ", "
+     << (m.results.empty() ? "nullptr" : "kResults") << ", "
+     << m.results.size()
+     << (f.cuda ? ", nullptr},\n      &run, " +
+                      std::to_string(deviceScratchOffset(m)) + "};\n"
+                : std::string(", &run};\n"))
+     << "  return &program;\n}\n\n"
+     << "extern \"C\" const " << programType << " *" << f.entryPrefix
+     << "program() {\n"
+     << "  return " << entry << "();\n}\n";
+  return text;
+}
+
+static std::string generateHeader(const StepModel &m, StringRef stem,
+                                  const Flavor &f) {
+  std::string guard = (f.cuda ? "CKPT_CUDA_STEP_" : "CKPT_STEP_") +
+                      StringRef(m.identifier).upper() + "_H";
+  const char *programType =
+      f.cuda ? "ckpt::rt::cuda::CudaStepProgram" : "ckpt::rt::StepProgram";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// " << stem << ".h - entry points of training step @"
+     << commentText(m.name) << ", generated by ckpt-opt --emit="
+     << f.emitName << ".\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << (f.cuda ? "#include \"ckpt/Runtime/Cuda/CudaSession.h\"\n\n"
+                : "#include \"ckpt/Runtime/Program.h\"\n\n")
+     << "extern \"C\" {\n"
+     << "/// The training step @" << commentText(m.name) << ".\n"
+     << "const " << programType << " *" << f.entryPrefix << m.identifier
+     << "();\n"
+     << "/// The step of this translation unit (every generated step defines "
+        "it).\n"
+     << "const " << programType << " *" << f.entryPrefix << "program();\n"
+     << "}\n\n#endif // " << guard << "\n";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// The plan JSON
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Array jsonInts(ArrayRef<int64_t> values) {
+  llvm::json::Array array;
+  for (int64_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+static llvm::json::Array jsonBindings(ArrayRef<BindingEntry> bindings) {
+  llvm::json::Array array;
+  for (auto [i, b] : llvm::enumerate(bindings)) {
+    llvm::json::Object entry{{"index", static_cast<int64_t>(i)},
+                             {"name", b.name},
+                             {"role", b.role},
+                             {"dtype", StringRef(b.dtype).lower()},
+                             {"shape", jsonInts(b.shape)},
+                             {"offset", b.offset},
+                             {"bytes", b.bytes}};
+    if (b.gradOf >= 0)
+      entry["grad_of"] = b.gradOf;
+    array.push_back(std::move(entry));
+  }
+  return array;
+}
+
+static std::string generatePlanJson(const StepModel &m, const Flavor &f) {
+  llvm::json::Array buffers;
+  for (auto [i, b] : llvm::enumerate(m.buffers)) {
+    llvm::json::Object entry{{"id", static_cast<int64_t>(i)},
+                             {"kind", b.kind},
+                             {"offset", b.offset},
+                             {"bytes", b.bytes},
+                             {"tensor_bytes", b.tensorBytes},
+                             {"first_op", b.firstOp},
+                             {"last_op", b.lastOp}};
+    if (!b.value.empty())
+      entry["value"] = b.value;
+    if (b.argument >= 0)
+      entry["argument"] = b.argument;
+    else {
+      entry["op_index"] = b.opIndex;
+      entry["op"] = b.op;
+    }
+    if (b.inPlaceOf >= 0)
+      entry["in_place_of"] = b.inPlaceOf;
+    buffers.push_back(std::move(entry));
+  }
+  llvm::json::Array segments;
+  for (const SegmentEntry &s : m.segments) {
+    llvm::json::Array values;
+    for (const std::string &v : s.recomputed)
+      values.push_back(v);
+    llvm::json::Object entry{{"id", s.id},
+                             {"first_op", s.firstOp},
+                             {"last_op", s.lastOp},
+                             {"ops", jsonInts(s.ops)},
+                             {"recomputes", std::move(values)}};
+    if (s.consumerOp >= 0)
+      entry["consumer"] = llvm::json::Object{
+          {"op_index", s.consumerOp},
+          {"op", "ckpt." + m.ops[s.consumerOp].mnemonic},
+          {"location", s.consumerLocation}};
+    segments.push_back(std::move(entry));
+  }
+  int64_t views = m.ops.size() - m.numKernelCalls;
+  llvm::json::Object document{
+      {"version", 1},
+      {"function", m.name},
+      {"entry_point", f.entryPrefix + m.identifier},
+      {"arena_bytes", m.arenaSize},
+      {"planned_peak_bytes", m.lowerBound},
+      {"alignment", m.alignment},
+      {"counts",
+       llvm::json::Object{
+           {"ops", static_cast<int64_t>(m.ops.size())},
+           {"kernel_calls", m.numKernelCalls},
+           {"views", views},
+           {"recomputed_ops", m.numRecomputedOps},
+           {"segments", static_cast<int64_t>(m.segments.size())},
+           {"buffers", static_cast<int64_t>(m.buffers.size())},
+           {"in_place", m.numInPlace},
+           {"arguments", static_cast<int64_t>(m.arguments.size())},
+           {"results", static_cast<int64_t>(m.results.size())}}},
+      {"arguments", jsonBindings(m.arguments)},
+      {"results", jsonBindings(m.results)},
+      {"buffers", std::move(buffers)},
+      {"segments", std::move(segments)}};
+  // The device scratch block follows the planned arena (docs/gpu.md).
+  if (f.cuda)
+    document["device_scratch"] =
+        llvm::json::Object{{"offset", deviceScratchOffset(m)},
+                           {"bytes", kCudaDeviceScratchBytes},
+                           {"device_arena_bytes", deviceArenaBytes(m)}};
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(document))).str() +
+         "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::ckpt::exportStepToCpp(func::FuncOp func,
+                                          const EmitCppOptions &options,
+                                          EmittedStep &out) {
+  if (func.isExternal())
+    return func.emitError() << "cannot generate code for @"
+                            << func.getSymName() << ": it has no body";
+  if (options.alignment < 0 ||
+      (options.alignment > 0 && !llvm::isPowerOf2_64(options.alignment)))
+    return func.emitError() << "cannot generate code for @"
+                            << func.getSymName() << ": the alignment "
+                            << options.alignment
+                            << " is not a power of two (0: inferred)";
+  FailureOr<StepModel> model = buildStepModel(func, options);
+  if (failed(model))
+    return failure();
+  out.name = model->name;
+  out.fileStem = model->identifier;
+  Flavor flavor = flavorOf(options.target);
+  out.sourceSuffix = flavor.cuda ? ".cu" : ".cpp";
+  out.source = generateSource(*model, out.fileStem, flavor);
+  out.header = generateHeader(*model, out.fileStem, flavor);
+  out.planJson = generatePlanJson(*model, flavor);
+  return success();
+}
+
+LogicalResult mlir::ckpt::exportModuleToCpp(ModuleOp module,
+                                            const EmitCppOptions &options,
+                                            SmallVectorImpl<EmittedStep> &out) {
+  bool ok = true;
+  llvm::StringMap<func::FuncOp> stems;
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    EmittedStep step;
+    if (failed(exportStepToCpp(func, options, step))) {
+      ok = false;
+      continue;
+    }
+    auto [it, inserted] = stems.try_emplace(step.fileStem, func);
+    if (!inserted) {
+      func.emitError() << "cannot generate code for @" << func.getSymName()
+                       << ": its files would be named like those of @"
+                       << it->second.getSymName() << " ('" << step.fileStem
+                       << step.sourceSuffix << "')";
+      ok = false;
+      continue;
+    }
+    out.push_back(std::move(step));
+  }
+  if (ok && out.empty())
+    return module.emitError()
+           << "cannot generate code: the module has no function with a body";
+  return success(ok);
+}
+
+llvm::Error mlir::ckpt::writeEmittedSteps(ArrayRef<EmittedStep> steps,
+                                          StringRef dir) {
+  namespace fs = llvm::sys::fs;
+  auto error = [&](const Twine &what, std::error_code ec) {
+    return llvm::createStringError(ec, "cannot write the generated code to '" +
+                                           dir + "': " + what +
+                                           ec.message());
+  };
+  llvm::StringSet<> stems;
+  for (const EmittedStep &step : steps)
+    if (!stems.insert(step.fileStem).second)
+      return llvm::createStringError(
+          std::make_error_code(std::errc::file_exists),
+          "cannot write the generated code to '" + dir +
+              "': two steps would be written to '" + step.fileStem +
+              step.sourceSuffix + "' (@" + step.name + ")");
+  if (std::error_code ec = fs::create_directories(dir))
+    return error("", ec);
+  if (!fs::is_directory(dir))
+    return error("", std::make_error_code(std::errc::not_a_directory));
+  // A fresh directory inside `dir`: renames from it stay on one file system.
+  // (createUniqueDirectory puts relative names under the system's temporary
+  // directory, hence the absolute path.)
+  SmallString<128> prefix(dir);
+  if (std::error_code ec = fs::make_absolute(prefix))
+    return error("", ec);
+  llvm::sys::path::append(prefix, ".ckpt-emit-tmp");
+  SmallString<128> temp;
+  if (std::error_code ec = fs::createUniqueDirectory(prefix, temp))
+    return error("", ec);
+  std::vector<std::pair<std::string, std::string>> written;
+  auto cleanUp = [&] {
+    for (auto &[from, to] : written)
+      fs::remove(from);
+    fs::remove(temp);
+  };
+  for (const EmittedStep &step : steps) {
+    for (auto [suffix, contents] :
+         {std::make_pair(step.sourceSuffix.c_str(), &step.source),
+          std::make_pair(".h", &step.header),
+          std::make_pair(".plan.json", &step.planJson)}) {
+      std::string name = step.fileStem + suffix;
+      SmallString<128> from(temp), to(dir);
+      llvm::sys::path::append(from, name);
+      llvm::sys::path::append(to, name);
+      std::error_code ec;
+      llvm::raw_fd_ostream os(from, ec);
+      if (!ec) {
+        written.emplace_back(from.str().str(), to.str().str());
+        os << *contents;
+        os.close();
+        ec = os.error();
+        if (ec)
+          os.clear_error();
+      }
+      if (ec) {
+        cleanUp();
+        return error(name + ": ", ec);
+      }
+    }
+  }
+  for (auto &[from, to] : written)
+    if (std::error_code ec = fs::rename(from, to)) {
+      cleanUp();
+      return error(llvm::sys::path::filename(to) + ": ", ec);
+    }
+  fs::remove(temp);
+  return llvm::Error::success();
+}

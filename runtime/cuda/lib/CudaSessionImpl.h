@@ -1,0 +1,82 @@
+//===- CudaSessionImpl.h - State behind CudaExecContext ---------*- C++ -*-===//
+//
+// Private to runtime/cuda/lib: the device arena, stream, cuBLASLt handle,
+// lifetime accounting, event timing and the GEMM algorithm cache.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CKPT_RUNTIME_CUDA_LIB_CUDASESSIONIMPL_H
+#define CKPT_RUNTIME_CUDA_LIB_CUDASESSIONIMPL_H
+
+#include "ckpt/Runtime/Cuda/CudaSession.h"
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ckpt::rt::cuda {
+
+/// A cached cuBLASLt algorithm choice for one GEMM problem (shape, types,
+/// layouts, alignment): fixed for the session, so a recomputed product runs
+/// the very same algorithm as the original.
+struct GemmAlgo {
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceBytes;
+};
+
+struct CudaExecContext::Impl {
+  const CudaStepProgram *program = nullptr;
+  CudaSessionOptions options;
+  char *arena = nullptr;                        // Device arena.
+  char *scratch = nullptr;                      // Device scratch block.
+  bool scratchOwned = false;                    // Allocated outside the arena.
+  std::vector<void *> argumentPtrs, resultPtrs; // Device data per binding.
+  std::vector<void *> ownedBuffers;             // cudaMalloc'ed bindings.
+  uint64_t ownedBufferBytes = 0;
+  cudaStream_t stream = nullptr;
+  cublasLtHandle_t blasLt = nullptr;
+  std::map<std::string, GemmAlgo> gemmAlgos;
+
+  // Lifetime accounting (the host Session's rules): live ranges by offset,
+  // with a reference count for exact re-acquires (in-place reuse).
+  struct Live {
+    uint64_t end;
+    int refs;
+  };
+  std::map<uint64_t, Live> live;
+  uint64_t liveBytes = 0;
+  /// The first plan violation seen by acquire/release/segments; raised before
+  /// the next kernel call (naming it) or at the end of the step.
+  std::string pending;
+  const OpInfo *lastOp = nullptr;
+  void violation(const std::string &message) {
+    if (pending.empty())
+      pending = message;
+  }
+
+  // Event timing: pairs recorded this step, with the phase slot (0 forward,
+  // 1 recompute, 2 backward, 3 optimizer).
+  std::vector<cudaEvent_t> events; // Pool, grown on demand.
+  std::vector<int> eventPhase;     // Per recorded pair.
+  size_t eventPairsUsed = 0;
+
+  const OpInfo *currentOp = nullptr;
+  int openSegment = -1;
+  CudaStats stats;
+
+  Impl() = default;
+  Impl(const Impl &) = delete;
+  Impl &operator=(const Impl &) = delete;
+  /// Frees every device resource (also after a constructor that failed
+  /// half-way); errors cannot be reported from here and are ignored.
+  ~Impl();
+};
+
+/// "op #12 'attention' (models.py:55)" for error messages, or "no op".
+std::string describeOp(const OpInfo *op);
+
+} // namespace ckpt::rt::cuda
+
+#endif // CKPT_RUNTIME_CUDA_LIB_CUDASESSIONIMPL_H

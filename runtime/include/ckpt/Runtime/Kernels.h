@@ -1,0 +1,108 @@
+//===- Kernels.h - Host kernels, one per ckpt op ------------------*- C++ -*-===//
+//
+// One function per op of the ckpt dialect, named by the op's mnemonic, with
+// the `KernelFn` signature of Program.h. Semantics are exactly those of
+// docs/dialect.md and CkptOps.td. Host kernels compute in f32 (tensors of
+// f16/bf16 are refused by the code generator); GEMMs go through OpenBLAS.
+// Results are deterministic: the same inputs give bit-identical outputs
+// whatever the arena offsets, which is what makes a recomputed value equal
+// the value it replaces.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CKPT_RUNTIME_KERNELS_H
+#define CKPT_RUNTIME_KERNELS_H
+
+#include "ckpt/Runtime/Program.h"
+
+#include <stdexcept>
+
+namespace ckpt::rt {
+
+/// Thrown by a kernel on a call the generated code should never make (a
+/// missing attribute, an unsupported dtype); `Session::run` reports it with
+/// the op's name and location.
+struct KernelError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The present tensor `list[index]` of a kernel call; throws KernelError
+/// ("missing <what>") when it is absent.
+const Tensor &requireOperand(TensorList list, size_t index, const char *what);
+
+/// Optional operand `slot` of an op with `numSlots` operand slots, or nullptr
+/// when absent. Accepts the conventions of Program.h: one slot per operand
+/// (absent ones as absent tensors), only the present operands decoded by an
+/// `operandSegmentSizes` attribute, or a missing trailing optional.
+const Tensor *findOptionalOperand(TensorList operands, const Attrs &attrs,
+                                  size_t numSlots, size_t slot);
+
+namespace kernels {
+#define CKPT_KERNEL(NAME)                                                      \
+  void NAME(ExecContext &ctx, TensorList operands, TensorList results,         \
+            const Attrs &attrs, const Tensor &workspace);
+CKPT_KERNEL(matmul)
+CKPT_KERNEL(batch_matmul)
+CKPT_KERNEL(linear)
+CKPT_KERNEL(add)
+CKPT_KERNEL(sub)
+CKPT_KERNEL(mul)
+CKPT_KERNEL(div)
+CKPT_KERNEL(neg)
+CKPT_KERNEL(exp)
+CKPT_KERNEL(log)
+CKPT_KERNEL(sqrt)
+CKPT_KERNEL(rsqrt)
+CKPT_KERNEL(tanh)
+CKPT_KERNEL(pow)
+CKPT_KERNEL(convert)
+CKPT_KERNEL(relu)
+CKPT_KERNEL(sigmoid)
+CKPT_KERNEL(silu)
+CKPT_KERNEL(gelu)
+CKPT_KERNEL(relu_grad)
+CKPT_KERNEL(sigmoid_grad)
+CKPT_KERNEL(tanh_grad)
+CKPT_KERNEL(silu_grad)
+CKPT_KERNEL(gelu_grad)
+CKPT_KERNEL(softmax)
+CKPT_KERNEL(log_softmax)
+CKPT_KERNEL(softmax_grad)
+CKPT_KERNEL(log_softmax_grad)
+CKPT_KERNEL(layer_norm)
+CKPT_KERNEL(layer_norm_grad)
+CKPT_KERNEL(rms_norm)
+CKPT_KERNEL(rms_norm_grad)
+CKPT_KERNEL(batch_norm)
+CKPT_KERNEL(batch_norm_grad)
+CKPT_KERNEL(dropout)
+CKPT_KERNEL(dropout_grad)
+CKPT_KERNEL(embedding)
+CKPT_KERNEL(embedding_grad)
+CKPT_KERNEL(cross_entropy)
+CKPT_KERNEL(cross_entropy_grad)
+CKPT_KERNEL(reduce_sum)
+CKPT_KERNEL(reduce_mean)
+CKPT_KERNEL(reduce_max)
+CKPT_KERNEL(reshape)
+CKPT_KERNEL(transpose)
+CKPT_KERNEL(broadcast)
+CKPT_KERNEL(slice)
+CKPT_KERNEL(concat)
+CKPT_KERNEL(fill)
+CKPT_KERNEL(attention)
+CKPT_KERNEL(attention_grad)
+CKPT_KERNEL(conv2d)
+CKPT_KERNEL(conv2d_grad_input)
+CKPT_KERNEL(conv2d_grad_weight)
+CKPT_KERNEL(max_pool2d)
+CKPT_KERNEL(max_pool2d_grad)
+CKPT_KERNEL(avg_pool2d)
+CKPT_KERNEL(avg_pool2d_grad)
+CKPT_KERNEL(sgd_update)
+CKPT_KERNEL(adamw_update)
+#undef CKPT_KERNEL
+} // namespace kernels
+
+} // namespace ckpt::rt
+
+#endif // CKPT_RUNTIME_KERNELS_H

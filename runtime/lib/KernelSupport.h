@@ -1,0 +1,74 @@
+//===- KernelSupport.h - Internals shared by the host kernels -----*- C++ -*-===//
+//
+// Argument checking, optional-operand decoding, the thread setting and the
+// deterministic parallel loop of the runtime. Private to runtime/lib.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CKPT_RUNTIME_LIB_KERNELSUPPORT_H
+#define CKPT_RUNTIME_LIB_KERNELSUPPORT_H
+
+#include "ckpt/Runtime/Kernels.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ckpt::rt::detail {
+
+/// Worker threads of the host kernels (at least 1). Set by Session.
+void setThreadCount(int threads);
+int threadCount();
+
+/// Runs `body(begin, end)` over `[0, n)` split into contiguous chunks, one per
+/// worker, when `n` is at least `grain` and more than one thread is set;
+/// otherwise runs `body(0, n)` inline. Callers only split work whose
+/// floating-point results do not depend on the split (independent output
+/// elements or rows), so results are bit-identical for any thread count.
+/// Rethrows the first exception a chunk threw.
+void parallelFor(int64_t n, int64_t grain,
+                 const std::function<void(int64_t, int64_t)> &body);
+
+/// `C = op(A) op(B) + beta C` for row-major f32 matrices, C of shape m x n
+/// (k = 0: C = beta C, with beta = 0 writing zeros). The result is computed
+/// as fixed tiles of C (kGemmTileRows x kGemmTileCols), each one
+/// single-threaded cblas_sgemm call, and the tiles are spread over the
+/// workers: the bits depend on the tiling only, never on the thread count.
+/// (OpenBLAS's own threading is not bit-reproducible across thread counts,
+/// so the session runs it with one thread.)
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
+          float *c, int64_t ldc);
+constexpr int64_t kGemmTileRows = 128, kGemmTileCols = 1024;
+
+/// Throws KernelError with `message`.
+[[noreturn]] void fail(const std::string &message);
+
+/// Operand / result `index` of `list`, which must be present.
+const Tensor &get(TensorList list, size_t index, const char *what);
+/// Optional operand `slot` of an op whose ODS operands are `numSlots` groups
+/// of at most one tensor each. Accepts both conventions a code generator may
+/// use: every slot passed (absent optional operands as absent tensors), or
+/// only the present operands, decoded by the `operandSegmentSizes` attribute
+/// when there is one, else with the missing ones at the end. Returns nullptr
+/// for an absent operand.
+const Tensor *optionalOperand(TensorList operands, const Attrs &attrs,
+                              size_t numSlots, size_t slot);
+
+/// Throws unless `t` is an f32 tensor; `what` names it.
+void requireF32(const Tensor &t, const char *what);
+/// Throws unless `t` is present with the given rank.
+void requireRank(const Tensor &t, int rank, const char *what);
+/// Throws unless `a` and `b` have the same shape.
+void requireSameShape(const Tensor &a, const Tensor &b, const char *what);
+/// Human-readable shape, "[4, 8]".
+std::string shapeString(const Tensor &t);
+
+/// The i64 pair attribute `name` (strides, padding, ...).
+void getPair(const Attrs &attrs, const char *name, int64_t &a, int64_t &b);
+
+/// True if the byte ranges of `a` and `b` overlap.
+bool overlaps(const Tensor &a, const Tensor &b);
+
+} // namespace ckpt::rt::detail
+
+#endif // CKPT_RUNTIME_LIB_KERNELSUPPORT_H

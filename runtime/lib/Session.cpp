@@ -1,0 +1,410 @@
+//===- Session.cpp - Running generated training steps -----------------------===//
+//
+// The arena, the bound buffers, the independent accounting of live ranges
+// (acquire / release) and the timing of every kernel call.
+//
+//===----------------------------------------------------------------------===//
+#include "ckpt/Runtime/Session.h"
+
+#include "KernelSupport.h"
+#include "ckpt/Runtime/Kernels.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace ckpt::rt {
+
+namespace {
+
+/// An aligned heap block.
+struct AlignedBuffer {
+  void *ptr = nullptr;
+  size_t size = 0;
+  AlignedBuffer() = default;
+  AlignedBuffer(size_t bytes, size_t alignment) : size(bytes) {
+    size_t rounded = (std::max<size_t>(bytes, 1) + alignment - 1) / alignment * alignment;
+    ptr = std::aligned_alloc(alignment, rounded);
+    if (!ptr)
+      throw std::bad_alloc();
+    std::memset(ptr, 0, rounded);
+  }
+  AlignedBuffer(AlignedBuffer &&o) noexcept : ptr(o.ptr), size(o.size) {
+    o.ptr = nullptr;
+  }
+  AlignedBuffer &operator=(AlignedBuffer &&o) noexcept {
+    std::swap(ptr, o.ptr);
+    std::swap(size, o.size);
+    return *this;
+  }
+  ~AlignedBuffer() { std::free(ptr); }
+};
+
+uint64_t bindingBytes(const Binding &b) {
+  uint64_t n = 1;
+  for (int i = 0; i < b.rank; ++i)
+    n *= static_cast<uint64_t>(b.shape[i]);
+  return n * elementBytes(b.dtype);
+}
+
+std::string describeOp(const OpInfo &op) {
+  std::string s = "op #" + std::to_string(op.index) + " '" +
+                  (op.name ? op.name : "?") + "'";
+  if (op.location && *op.location)
+    s += std::string(" at ") + op.location;
+  return s;
+}
+
+std::string range(uint64_t offset, uint64_t bytes) {
+  return "[" + std::to_string(offset) + ", " + std::to_string(offset + bytes) + ")";
+}
+
+} // namespace
+
+struct Session::Impl {
+  SessionOptions options;
+  uint64_t alignment = 64;
+  AlignedBuffer ownedArena;
+  char *arena = nullptr;
+  uint64_t arenaSize = 0;
+  std::vector<AlignedBuffer> argBuffers, resultBuffers;
+  std::vector<void *> argPtrs, resultPtrs;
+
+  /// Live ranges by offset: end and reference count (an exact re-acquire is
+  /// an in-place reuse and bumps the count).
+  struct Live {
+    uint64_t end;
+    int refs;
+  };
+  std::map<uint64_t, Live> live;
+  uint64_t bytesInUse = 0;
+  Stats stats;
+  int openSegment = -1;
+  const OpInfo *lastOp = nullptr;
+  /// A plan violation seen by acquire/release/segments, reported when the
+  /// next op is about to run (naming it) or at the end of the step.
+  std::string pending;
+
+  void violation(const std::string &message) {
+    if (pending.empty())
+      pending = message;
+  }
+  [[noreturn]] void raise(const std::string &where) {
+    std::string msg = "plan violation " + where + ": " + pending;
+    pending.clear();
+    throw std::runtime_error(msg);
+  }
+  bool inOwned(const void *p, size_t bytes) const {
+    auto a = reinterpret_cast<uintptr_t>(p);
+    auto inside = [&](const void *base, size_t size) {
+      auto b = reinterpret_cast<uintptr_t>(base);
+      return a >= b && a + bytes <= b + size;
+    };
+    if (arena && inside(arena, arenaSize))
+      return true;
+    for (const AlignedBuffer &buf : argBuffers)
+      if (buf.ptr && inside(buf.ptr, buf.size))
+        return true;
+    for (const AlignedBuffer &buf : resultBuffers)
+      if (buf.ptr && inside(buf.ptr, buf.size))
+        return true;
+    return false;
+  }
+};
+
+Session::Session(const StepProgram &program, SessionOptions options)
+    : prog(program), impl(std::make_unique<Impl>()) {
+  Impl &s = *impl;
+  s.options = options;
+  s.alignment = std::max<uint64_t>(64, program.alignment);
+  if (s.alignment & (s.alignment - 1))
+    throw std::invalid_argument("arena alignment " +
+                                std::to_string(program.alignment) +
+                                " is not a power of two");
+  s.arenaSize = program.arenaSize;
+  if (options.arena) {
+    if (reinterpret_cast<uintptr_t>(options.arena) % s.alignment)
+      throw std::invalid_argument("the caller's arena is not aligned to " +
+                                  std::to_string(s.alignment) + " bytes");
+    s.arena = static_cast<char *>(options.arena);
+  } else {
+    s.ownedArena = AlignedBuffer(s.arenaSize, s.alignment);
+    s.arena = static_cast<char *>(s.ownedArena.ptr);
+  }
+  arenaBase = s.arena;
+  baseSeed = options.seed;
+  auto bind = [&](const Binding *bindings, uint64_t count,
+                  std::vector<AlignedBuffer> &buffers, std::vector<void *> &ptrs,
+                  const char *kind) {
+    buffers.resize(count);
+    ptrs.resize(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      const Binding &b = bindings[i];
+      uint64_t bytes = bindingBytes(b);
+      if (b.offset < 0) {
+        buffers[i] = AlignedBuffer(bytes, 64);
+        ptrs[i] = buffers[i].ptr;
+        continue;
+      }
+      if (static_cast<uint64_t>(b.offset) + bytes > s.arenaSize)
+        throw std::invalid_argument(std::string(kind) + " '" + b.name + "' at " +
+                                    range(b.offset, bytes) +
+                                    " lies outside the arena of " +
+                                    std::to_string(s.arenaSize) + " bytes");
+      ptrs[i] = s.arena + b.offset;
+    }
+  };
+  bind(program.arguments, program.numArguments, s.argBuffers, s.argPtrs,
+       "argument");
+  bind(program.results, program.numResults, s.resultBuffers, s.resultPtrs,
+       "result");
+  s.stats.arenaBytes = s.arenaSize;
+}
+
+Session::~Session() = default;
+
+int Session::findArgument(const std::string &name) const {
+  for (uint64_t i = 0; i < prog.numArguments; ++i)
+    if (name == prog.arguments[i].name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+int Session::findResult(const std::string &name) const {
+  for (uint64_t i = 0; i < prog.numResults; ++i)
+    if (name == prog.results[i].name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+void Session::setArgument(uint64_t index, const void *data, uint64_t bytes) {
+  if (index >= prog.numArguments)
+    throw std::invalid_argument("argument index " + std::to_string(index) +
+                                " out of range (" +
+                                std::to_string(prog.numArguments) + " arguments)");
+  uint64_t want = bindingBytes(prog.arguments[index]);
+  if (bytes != want)
+    throw std::invalid_argument("argument '" +
+                                std::string(prog.arguments[index].name) +
+                                "' takes " + std::to_string(want) +
+                                " bytes, got " + std::to_string(bytes));
+  if (bytes)
+    std::memcpy(impl->argPtrs[index], data, bytes);
+}
+
+void *Session::argumentData(uint64_t index) {
+  if (index >= prog.numArguments)
+    throw std::invalid_argument("argument index out of range");
+  return impl->argPtrs[index];
+}
+
+void *Session::result(uint64_t index) {
+  if (index >= prog.numResults)
+    throw std::invalid_argument("result index out of range");
+  return impl->resultPtrs[index];
+}
+
+const Stats &Session::stats() const { return impl->stats; }
+
+void Session::run() {
+  Impl &s = *impl;
+  int threads = s.options.threads > 0
+                    ? s.options.threads
+                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  detail::setThreadCount(threads);
+  // GEMMs parallelize over fixed tiles of the result (detail::gemm), each
+  // tile one single-threaded OpenBLAS call: OpenBLAS's own threading gives
+  // different bits for different thread counts.
+  openblas_set_num_threads(1);
+  s.live.clear();
+  s.bytesInUse = 0;
+  s.stats = Stats();
+  s.stats.arenaBytes = s.arenaSize;
+  s.openSegment = -1;
+  s.lastOp = nullptr;
+  s.pending.clear();
+  // Arguments in the arena are live for the whole step; generated code never
+  // acquires or releases them. Their sizes are rounded up to the plan's
+  // alignment, as the planner (and the generated acquire/release calls)
+  // count every buffer, so the measured peak is comparable with the plan's.
+  for (uint64_t i = 0; i < prog.numArguments; ++i) {
+    const Binding &b = prog.arguments[i];
+    uint64_t align = prog.alignment ? prog.alignment : 1;
+    if (b.offset >= 0)
+      acquire(static_cast<uint64_t>(b.offset),
+              (bindingBytes(b) + align - 1) / align * align);
+  }
+  if (!s.pending.empty())
+    s.raise("in the step's arguments");
+  prog.run(*this);
+  if (s.openSegment >= 0)
+    s.violation("recompute segment " + std::to_string(s.openSegment) +
+                " was never closed");
+  if (!s.pending.empty())
+    s.raise("at the end of the step" +
+            (s.lastOp ? " (after " + describeOp(*s.lastOp) + ")" : std::string()));
+}
+
+//===----------------------------------------------------------------------===//
+// ExecContext: what generated code calls
+//===----------------------------------------------------------------------===//
+
+void *ExecContext::argument(uint64_t index) const {
+  const auto &session = static_cast<const Session &>(*this);
+  if (index >= session.prog.numArguments)
+    throw std::runtime_error("generated code asked for argument " +
+                             std::to_string(index) + " of " +
+                             std::to_string(session.prog.numArguments));
+  return session.impl->argPtrs[index];
+}
+
+void *ExecContext::result(uint64_t index) const {
+  const auto &session = static_cast<const Session &>(*this);
+  if (index >= session.prog.numResults)
+    throw std::runtime_error("generated code asked for result " +
+                             std::to_string(index) + " of " +
+                             std::to_string(session.prog.numResults));
+  return session.impl->resultPtrs[index];
+}
+
+void ExecContext::acquire(uint64_t offset, uint64_t bytes) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (bytes == 0)
+    return;
+  if (offset + bytes > s.arenaSize || offset + bytes < offset) {
+    s.violation("acquire of " + range(offset, bytes) +
+                " outside the arena of " + std::to_string(s.arenaSize) + " bytes");
+    return;
+  }
+  auto it = s.live.find(offset);
+  if (it != s.live.end() && it->second.end == offset + bytes) {
+    ++it->second.refs; // In-place reuse: the same storage, counted once.
+    return;
+  }
+  // The live range starting at or before `offset`, and the one after it.
+  auto next = s.live.lower_bound(offset);
+  if (next != s.live.end() && next->first < offset + bytes) {
+    s.violation("acquire of " + range(offset, bytes) + " overlaps the live range " +
+                range(next->first, next->second.end - next->first));
+    return;
+  }
+  if (next != s.live.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second.end > offset) {
+      s.violation("acquire of " + range(offset, bytes) +
+                  " overlaps the live range " +
+                  range(prev->first, prev->second.end - prev->first));
+      return;
+    }
+  }
+  s.live.emplace(offset, Session::Impl::Live{offset + bytes, 1});
+  s.bytesInUse += bytes;
+  s.stats.peakBytesInUse = std::max(s.stats.peakBytesInUse, s.bytesInUse);
+  s.stats.highWaterBytes = std::max(s.stats.highWaterBytes, offset + bytes);
+}
+
+void ExecContext::release(uint64_t offset, uint64_t bytes) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (bytes == 0)
+    return;
+  auto it = s.live.find(offset);
+  if (it == s.live.end() || it->second.end != offset + bytes) {
+    s.violation("release of " + range(offset, bytes) + ", which is not live");
+    return;
+  }
+  if (--it->second.refs > 0)
+    return;
+  s.bytesInUse -= bytes;
+  s.live.erase(it);
+}
+
+void ExecContext::beginSegment(int id) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (s.openSegment >= 0)
+    s.violation("recompute segment " + std::to_string(id) +
+                " begins inside segment " + std::to_string(s.openSegment));
+  s.openSegment = id;
+  ++s.stats.segmentsRun;
+}
+
+void ExecContext::endSegment(int id) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (s.openSegment != id)
+    s.violation("end of recompute segment " + std::to_string(id) +
+                (s.openSegment >= 0
+                     ? " while segment " + std::to_string(s.openSegment) + " is open"
+                     : std::string(" that was never begun")));
+  s.openSegment = -1;
+}
+
+void ExecContext::call(const OpInfo &op, KernelFn kernel, TensorList operands,
+                       TensorList results, const Attrs &attrs,
+                       const Tensor &workspace) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (!s.pending.empty())
+    s.raise("before " + describeOp(op));
+  if (op.recompute && op.segment >= 0 && s.openSegment >= 0 &&
+      op.segment != s.openSegment)
+    throw std::runtime_error(describeOp(op) + " belongs to recompute segment " +
+                             std::to_string(op.segment) + " but segment " +
+                             std::to_string(s.openSegment) + " is open");
+  // Every buffer a kernel touches must be the arena or a bound buffer.
+  auto check = [&](const Tensor &t, const char *kind, size_t i) {
+    if (t.present() && !s.inOwned(t.data, t.bytes()))
+      throw std::runtime_error(describeOp(op) + ": " + kind + " " +
+                               std::to_string(i) +
+                               " lies outside the arena and the bound buffers");
+  };
+  for (size_t i = 0; i < operands.size; ++i)
+    check(operands[i], "operand", i);
+  for (size_t i = 0; i < results.size; ++i)
+    check(results[i], "result", i);
+  check(workspace, "workspace", 0);
+  s.lastOp = &op;
+  auto start = std::chrono::steady_clock::now();
+  try {
+    kernel(*this, operands, results, attrs, workspace);
+  } catch (const std::exception &e) {
+    throw std::runtime_error(describeOp(op) + ": " + e.what());
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++s.stats.opsRun;
+  if (op.recompute) {
+    ++s.stats.recomputedOps;
+    s.stats.recomputeSeconds += seconds;
+    return;
+  }
+  switch (op.phase) {
+  case Phase::Forward: s.stats.forwardSeconds += seconds; break;
+  case Phase::Backward: s.stats.backwardSeconds += seconds; break;
+  case Phase::Optimizer: s.stats.optimizerSeconds += seconds; break;
+  }
+}
+
+std::string describe(const Stats &stats) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "arena=%llu peak-in-use=%llu high-water=%llu ops=%llu "
+                "recomputed=%llu segments=%llu time: forward=%.6fs "
+                "recompute=%.6fs backward=%.6fs optimizer=%.6fs",
+                static_cast<unsigned long long>(stats.arenaBytes),
+                static_cast<unsigned long long>(stats.peakBytesInUse),
+                static_cast<unsigned long long>(stats.highWaterBytes),
+                static_cast<unsigned long long>(stats.opsRun),
+                static_cast<unsigned long long>(stats.recomputedOps),
+                static_cast<unsigned long long>(stats.segmentsRun),
+                stats.forwardSeconds, stats.recomputeSeconds,
+                stats.backwardSeconds, stats.optimizerSeconds);
+  return buf;
+}
+
+} // namespace ckpt::rt
