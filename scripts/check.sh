@@ -17,8 +17,9 @@ trap 'rm -f "$log"' EXIT
 status=0
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test 2>&1 | tee "$log" || status=$?
 
-count() { # count <lit result label> [log]
-  awk -v label="$1" '$1 == label":" { n = $2 } END { print n + 0 }' "${2:-$log}"
+count() { # count <lit result label> [log]: "Passed: N" or, padded, "Passed     : N"
+  awk -v label="$1" '{ line = $0; sub(/^ +/, "", line); sub(/ +:/, ":", line);
+    split(line, f, " "); if (f[1] == label":") n = f[2] } END { print n + 0 }' "${2:-$log}"
 }
 passed=$(( $(count Passed) + $(count Expectedly) ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) ))

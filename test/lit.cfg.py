@@ -59,6 +59,11 @@ if config.ninja_executable and os.path.exists(config.ninja_executable):
 # Sanitizer builds (scripts/sanitize.sh puts -fsanitize= into the flags).
 if "-fsanitize" in config.embed_cxx_flags:
     config.available_features.add("sanitizer")
+# Runtime/e2e-*: the smallest-budget search bisects to 1/128 of the peak; the
+# sanitizer build (instrumented ckpt-opt, several times slower) to 1/8.
+config.substitutions.append(
+    ("%e2e_floor_steps",
+     "3" if "sanitizer" in config.available_features else "7"))
 # Target/Cuda: nvcc and the device runtime's archives (test/CMakeLists.txt);
 # %nvcc_link_libs lists them with cuBLASLt, cudart and the host's libraries.
 cuda_libs = os.path.join(config.ckpt_obj_root, "test", "cuda-link-libs.txt")

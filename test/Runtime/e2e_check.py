@@ -114,6 +114,8 @@ def main() -> int:
     ap.add_argument("--strategies", default="optimal,full,selective")
     ap.add_argument("--budgets", default="1.0x,0.6x,0.4x,floor")
     ap.add_argument("--torch-tol", type=float, default=1e-5)
+    ap.add_argument("--floor-steps", type=int, default=7,
+                    help="bisection steps of the smallest-budget search (precision 2^-N)")
     ap.add_argument("--time-limit", type=float, default=2.0,
                     help="time limit of the exact engine inside `optimal`, seconds (the checks "
                          "hold for any plan; this keeps the budget search quick)")
@@ -144,8 +146,8 @@ def main() -> int:
         for budget in args.budgets.split(","):
             tag = f"{strategy}-{budget}"
             if budget == "floor":
-                # The smallest budget the strategy meets, to 1/128 of the
-                # no-recompute peak: bisection over fractions, from the first
+                # The smallest budget the strategy meets, to 2^-floor_steps of
+                # the no-recompute peak: bisection over fractions, from the first
                 # of 1x, 1.5x, 2x, 4x that fits (a fixed strategy's plan may
                 # peak above the no-recompute one).
                 step_dir = os.path.join(work, f"{strategy}-floor")
@@ -158,7 +160,7 @@ def main() -> int:
                 if hi is None:
                     c.check(False, f"{args.model} {strategy}: fits some budget up to 4x")
                     continue
-                for _ in range(7):
+                for _ in range(args.floor_steps):
                     mid = (lo + hi) / 2
                     ok, err = emit(args, graph, strategy, f"{mid:.6f}x", step_dir + ".try")
                     lo, hi = (lo, mid) if ok else (mid, hi)
