@@ -133,24 +133,6 @@ int64_t jsonInteger(const std::string &json, const std::string &key) {
 // Binding parameters and inputs
 //===----------------------------------------------------------------------===//
 
-const char *dtypeName(DType t) {
-  switch (t) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I1:
-    return "i1";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  }
-  return "?";
-}
-
 std::string describe(DType dtype, const int64_t *shape, int rank) {
   std::string s = std::string(dtypeName(dtype)) + "[";
   for (int i = 0; i < rank; ++i)

@@ -20,29 +20,11 @@ bool isFloat(DType type) {
   return type == DType::F32 || type == DType::F16 || type == DType::BF16;
 }
 
-static const char *typeName(DType type) {
-  switch (type) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I1:
-    return "i1";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  }
-  return "?";
-}
-
 std::string shapeString(const Tensor &t) {
   std::string s = "[";
   for (int i = 0; i < t.rank; ++i)
     s += (i ? ", " : "") + std::to_string(t.shape[i]);
-  return s + "] " + typeName(t.dtype);
+  return s + "] " + dtypeName(t.dtype);
 }
 
 void requireFloat(const Tensor &t, const char *what) {

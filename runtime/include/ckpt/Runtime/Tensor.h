@@ -29,6 +29,19 @@ constexpr size_t elementBytes(DType type) {
   return 0;
 }
 
+/// The dialect's spelling of `type` ("f32", "bf16", "i1", ...).
+constexpr const char *dtypeName(DType type) {
+  switch (type) {
+  case DType::F32: return "f32";
+  case DType::F16: return "f16";
+  case DType::BF16: return "bf16";
+  case DType::I1: return "i1";
+  case DType::I32: return "i32";
+  case DType::I64: return "i64";
+  }
+  return "?";
+}
+
 /// The largest rank a runtime tensor has.
 constexpr int kMaxRank = 8;
 
