@@ -141,8 +141,11 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
     scratch.erase();
     if (resolves == settings.maxResolves)
       break;
-    // Lower the target by the excess and place again, in whole-step terms.
-    target -= lastArena - limit;
+    // Lower the target by the excess and place again, in whole-step terms:
+    // by at least one alignment unit (a smaller cut changes nothing the
+    // arena can show), doubling with every miss.
+    int64_t cut = std::max<int64_t>(lastArena - limit, settings.plan.alignment);
+    target -= cut << resolves;
     if (target <= 0)
       break;
     place.budget = std::to_string(target);
@@ -171,6 +174,11 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
   place.objective = options.objective;
   place.profile = options.profile;
   place.timeLimit = options.timeLimit;
+  if (!options.deviceWorkspace.empty()) {
+    ReserveDeviceWorkspacePassOptions reserve;
+    reserve.size = options.deviceWorkspace;
+    pm.addNestedPass<func::FuncOp>(createReserveDeviceWorkspacePass(reserve));
+  }
   if (!options.planMemory) {
     pm.addNestedPass<func::FuncOp>(createPlaceCheckpointsPass(place));
     return;

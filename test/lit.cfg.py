@@ -71,16 +71,19 @@ if config.ckpt_nvcc and os.path.exists(config.ckpt_nvcc) and os.path.exists(cuda
     config.available_features.add("nvcc")
     with open(cuda_libs) as f:
         libs = [line.strip() for line in f if line.strip()]
-    config.substitutions.append(
-        ("%nvcc_link_libs",
-         " ".join(shlex.quote(l) for l in libs) + " -lcublasLt -lpthread"))
+    link_libs = " ".join(shlex.quote(l) for l in libs) + " -lcublasLt -lpthread"
     # A generated step is host code only (the runtime carries the device
     # code): compiled quickly for sm_90, and it must be free of warnings.
-    config.substitutions.append(
-        ("%nvcc_flags",
-         "-O0 -std=c++17 -arch=sm_90 -Xcompiler=-fexceptions,-frtti,-Wall,-Wextra,-Werror "
-         + "-I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "include"))
-         + " -I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "cuda", "include"))))
+    nvcc_flags = (
+        "-O0 -std=c++17 -arch=sm_90 -Xcompiler=-fexceptions,-frtti,-Wall,-Wextra,-Werror "
+        + "-I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "include"))
+        + " -I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "cuda", "include")))
+    config.substitutions.append(("%nvcc_link_libs", link_libs))
+    config.substitutions.append(("%nvcc_flags", nvcc_flags))
+    # The same two as one shell word each, for drivers that take them as
+    # arguments (Target/Cuda/compile_corpus.py).
+    config.substitutions.append(("%q_nvcc_link_libs", shlex.quote(link_libs)))
+    config.substitutions.append(("%q_nvcc_flags", shlex.quote(nvcc_flags)))
     config.substitutions.append(
         ("%cuda_runner_src",
          os.path.join(config.ckpt_src_root, "tools", "ckpt-run-cuda", "ckpt-run-cuda.cpp")))

@@ -62,6 +62,13 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
       *this, "verify-plan",
       llvm::cl::desc("Check the memory plan with the independent checker"),
       llvm::cl::init(false)};
+  Option<std::string> deviceWorkspace{
+      *this, "device-workspace",
+      llvm::cl::desc("Device scratch the target runtime holds for the whole "
+                     "step, counted in the peak, the budget and the plan: "
+                     "cuda (the CUDA runtime's cuBLASLt workspace) or bytes "
+                     "with a unit; empty: none"),
+      llvm::cl::init("")};
   Option<unsigned> maxResolves{
       *this, "max-resolves",
       llvm::cl::desc("How many times placement is re-run with a tightened "
@@ -75,8 +82,11 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
 /// a budget, the planned arena must fit it: if fragmentation or alignment
 /// push it over, placement is re-run from the original function with the
 /// target lowered by the excess, at most `max-resolves` times, and the
-/// pipeline fails saying by how much the arena misses the budget. Code
-/// generation is added here when it lands.
+/// pipeline fails saying by how much the arena misses the budget. With
+/// `device-workspace`, `ckpt-reserve-device-workspace` first marks every
+/// function with the device scratch its runtime holds, so the peak, the
+/// budget and the plan include it. Code generation (`--emit=`) is run by the
+/// tool on the planned module.
 void buildCkptPipeline(OpPassManager &pm, const CkptPipelineOptions &options);
 
 /// Registers `ckpt-pipeline` with the global pass-pipeline registry.

@@ -113,12 +113,17 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
       sum = addSat(sum, b);
     return sum;
   };
+  if (auto bytes = func->getAttrOfType<IntegerAttr>(
+          CkptDialect::getDeviceWorkspaceAttrName()))
+    t.deviceWorkspace = std::max<int64_t>(bytes.getInt(), 0);
+  t.liveAtEntry = addSat(t.liveAtEntry, t.deviceWorkspace);
   t.peakBytes = t.liveAtEntry;
   for (int64_t i = 0; i < numOps; ++i) {
     for (size_t k = 0; k < kNumBufferKinds; ++k)
       live[k] = addSat(live[k], allocated[i][k]);
     t.liveDuringByKind.push_back(live);
-    int64_t during = addSat(total(live), t.workspace[i]);
+    int64_t during =
+        addSat(addSat(total(live), t.workspace[i]), t.deviceWorkspace);
     t.liveDuring.push_back(during);
     if (during > t.peakBytes) {
       t.peakBytes = during;
@@ -126,7 +131,7 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
     }
     for (size_t k = 0; k < kNumBufferKinds; ++k)
       live[k] -= freedAfter[i][k];
-    t.liveAfter.push_back(total(live));
+    t.liveAfter.push_back(addSat(total(live), t.deviceWorkspace));
   }
 
   // Saved activations: forward buffers crossing into the backward phase

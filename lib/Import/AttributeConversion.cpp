@@ -23,7 +23,8 @@ static AttrKind getAttrKind(llvm::StringRef name) {
       .Cases("flops", "bytes_read", "bytes_written", "workspace", AttrKind::Int)
       .Cases("p", "epsilon", "scale", "dropout_p", "lr", "beta1", "beta2",
              AttrKind::Float)
-      .Cases("eps", "weight_decay", "exponent", "value", AttrKind::Float)
+      .Cases("eps", "weight_decay", "exponent", "value", "min", "max",
+             AttrKind::Float)
       .Cases("axes", "perm", "starts", "steps", "kernel", "strides",
              AttrKind::IntArray)
       .Cases("padding", "dilation", AttrKind::IntArray)

@@ -18,8 +18,13 @@ of rank 0 when every use is a same-shape elementwise binary op;
 concatenated with zero fills. Values JSON cannot hold (infinities, NaN) and
 ``alpha != 1`` (fused into torch's kernel) stay opaque.
 
+Clamps: ``hardtanh`` (ReLU6), ``hardtanh_backward`` and ``clamp`` with two
+scalar bounds become ``clamp`` / ``clamp_grad`` with f64 ``min`` and ``max``
+(bit-exact: the kernels round the bounds as torch does) when both bounds are
+finite, ``min <= max`` and the tensors are float of one dtype.
+
 Opaque ops: an aten op outside the ckpt op set becomes ``opaque`` with
-``name`` = the aten overload (``aten.hardtanh.default``) and a warning. FLOPs
+``name`` = the aten overload (``aten.erf.default``) and a warning. FLOPs
 follow the cost conventions of docs/dialect.md, per *result* element N:
 
 =========================================================  =====================
@@ -28,7 +33,9 @@ aten op                                                     flops
 arithmetic the rules above leave opaque (alpha != 1,        N
 integer operands), comparisons, where, masked_fill,
 reciprocal, abs, erf, sin, cos, bernoulli, pow(t, t)
-hardtanh (clamp), hardtanh_backward, clamp                 2N
+hardtanh, hardtanh_backward, clamp the rule above leaves    2N
+opaque (a missing or infinite bound, min > max, integer
+tensors), clamp.Tensor
 tensor creation left opaque (arange, non-finite fills,     0 (bytes: the result)
 non-uniform constants)
 data movement (strided slice_backward, index, gather,      0
@@ -162,6 +169,7 @@ UNARY = {"aten.exp.default": "exp", "aten.log.default": "log", "aten.sqrt.defaul
 BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div"}
 ACT_GRAD = {"aten.sigmoid_backward.default": "sigmoid_grad", "aten.tanh_backward.default": "tanh_grad",
             "aten.silu_backward.default": "silu_grad"}
+# Clamps that _lower_clamp cannot map (odd bounds or dtypes) stay opaque.
 TWO_FLOP_OPAQUE = {"aten.hardtanh.default", "aten.hardtanh_backward.default", "aten.clamp.default",
                    "aten.clamp.Tensor"}
 REDUCE = {"sum": "reduce_sum", "mean": "reduce_mean", "amax": "reduce_max"}
@@ -1073,6 +1081,41 @@ class _Lowering:
             return NotImplemented
         shp, dt = self.meta(n)
         self._set(n, self.emit1("relu_grad", [self.val(a["grad_output"]), self.val(a["self"])], shp, dt))
+
+    @staticmethod
+    def _clamp_bounds(lo, hi):
+        """``{"min": lo, "max": hi}`` for ``ckpt.clamp``/``clamp_grad``, or
+        None when the bounds have no exact ckpt form: a missing, boolean,
+        tensor or non-finite bound (JSON has no infinities), an integer a
+        double does not hold exactly (torch converts it to the dtype
+        directly), or ``lo > hi`` (torch then returns ``hi`` everywhere)."""
+        for v in (lo, hi):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or \
+                    not math.isfinite(v) or float(v) != v:
+                return None
+        if lo > hi:
+            return None
+        return {"min": float(lo), "max": float(hi)}
+
+    def _lower_clamp(self, n, tensors, lo, hi):
+        """``clamp`` of ``tensors = [x]`` or ``clamp_grad`` of
+        ``[grad_output, self]`` when the bounds and dtypes allow it, else
+        NotImplemented (the node stays opaque)."""
+        shp, dt = self.meta(n)
+        attrs = self._clamp_bounds(lo, hi)
+        vs = [self.val(t) for t in tensors]
+        if attrs is None or dt not in FLOAT or any(self.vdtype(v) != dt for v in vs):
+            return NotImplemented
+        self._set(n, self.emit1("clamp" if len(vs) == 1 else "clamp_grad", vs, shp, dt, attrs))
+
+    def op_hardtanh_default(self, n, a):
+        return self._lower_clamp(n, [a["self"]], a["min_val"], a["max_val"])
+
+    def op_hardtanh_backward_default(self, n, a):
+        return self._lower_clamp(n, [a["grad_output"], a["self"]], a["min_val"], a["max_val"])
+
+    def op_clamp_default(self, n, a):
+        return self._lower_clamp(n, [a["self"]], a["min"], a["max"])
 
     def op__softmax_default(self, n, a):
         shp, dt = self.meta(n)

@@ -85,6 +85,10 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return F.gelu(x[0], approximate="tanh" if a["approximation"] == "tanh" else "none")
     if op == "gelu_grad":
         return aten.gelu_backward(x[0], x[1], approximate="tanh" if a["approximation"] == "tanh" else "none")
+    if op == "clamp":
+        return aten.hardtanh(x[0], a["min"], a["max"])
+    if op == "clamp_grad":
+        return aten.hardtanh_backward(x[0], x[1], a["min"], a["max"])
     if op == "fill":
         return torch.full(shp[0], a["value"], dtype=TORCH_DT[outs[0]["dtype"]])
     if op == "convert":

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace ckpt::rt::detail;
@@ -607,6 +608,42 @@ void gelu_grad(ExecContext &, TensorList operands, TensorList results,
                       return dy * (cdf + x * pdf);
                     },
                     "gelu_grad");
+}
+
+} // namespace ckpt::rt::kernels
+
+std::pair<double, double> ckpt::rt::clampBounds(const Attrs &attrs,
+                                                const char *op) {
+  double lo = attrs.getFloat("min"), hi = attrs.getFloat("max");
+  if (!(lo <= hi)) // Also refuses NaN bounds.
+    fail(std::string(op) + ": expects min <= max, got min = " +
+         std::to_string(lo) + " and max = " + std::to_string(hi));
+  return {lo, hi};
+}
+
+namespace ckpt::rt::kernels {
+
+// The bounds round to f32, as PyTorch rounds hardtanh's scalar bounds to the
+// tensor's dtype (forward) and to f32 (backward).
+void clamp(ExecContext &, TensorList operands, TensorList results,
+           const Attrs &attrs, const Tensor &) {
+  auto [lower, upper] = clampBounds(attrs, "clamp");
+  float lo = static_cast<float>(lower), hi = static_cast<float>(upper);
+  // Both comparisons are false on NaN, which therefore propagates.
+  unary(operands, results,
+        [lo, hi](float x) { return x < lo ? lo : (x > hi ? hi : x); },
+        "clamp");
+}
+void clamp_grad(ExecContext &, TensorList operands, TensorList results,
+                const Attrs &attrs, const Tensor &) {
+  auto [lower, upper] = clampBounds(attrs, "clamp_grad");
+  float lo = static_cast<float>(lower), hi = static_cast<float>(upper);
+  // aten.hardtanh_backward: zero at and beyond the bounds.
+  gradElementwise(operands, results,
+                  [lo, hi](float dy, float x) {
+                    return x <= lo || x >= hi ? 0.0f : dy;
+                  },
+                  "clamp_grad");
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 #include "Philox.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace ckpt::rt;
 using namespace ckpt::rt::test;
@@ -273,6 +274,69 @@ TEST(KernelTest, ActivationGradsMatchFiniteDifferences) {
                       {stringAttr("approximation", "erf")}, false, 24);
   checkActivationGrad(kernels::gelu, kernels::gelu_grad,
                       {stringAttr("approximation", "tanh")}, false, 25);
+}
+
+TEST(KernelTest, ClampAndGradAtBoundsAndNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<Attr> relu6 = {floatAttr("min", 0.0), floatAttr("max", 6.0)};
+  Buf x({10}), y({10}), dy({10}), dx({10});
+  x.set({-7.0f, 0.0f, -0.0f, 3.0f, 6.0f, 6.5f, nan, inf, -inf, 1e-30f});
+  call(kernels::clamp, {x.t()}, {y.t()}, relu6);
+  std::vector<float> want = {0.0f, 0.0f, -0.0f, 3.0f, 6.0f,
+                             6.0f, nan,  6.0f,  0.0f, 1e-30f};
+  for (int i = 0; i < 10; ++i) {
+    // NaN propagates; -0 is inside [0, 6] and stays -0, as in torch.
+    if (std::isnan(want[i]))
+      EXPECT_TRUE(std::isnan(y.f()[i])) << i;
+    else
+      EXPECT_EQ(y.f()[i], want[i]) << i;
+    EXPECT_EQ(std::signbit(y.f()[i]), std::signbit(want[i])) << i;
+  }
+  // aten.hardtanh_backward: zero at the bounds (0 and -0 included), dy
+  // strictly inside and for NaN.
+  dy.set({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  call(kernels::clamp_grad, {dy.t(), x.t()}, {dx.t()}, relu6);
+  EXPECT_EQ(dx.values(),
+            (std::vector<float>{0, 0, 0, 4, 0, 0, 7, 0, 0, 10}));
+
+  // Bounds round to f32 as torch rounds its scalars: x just below
+  // float(0.1) clamps to it, and float(0.1) itself is a bound for the grad.
+  float lo = static_cast<float>(0.1);
+  std::vector<Attr> tenth = {floatAttr("min", 0.1), floatAttr("max", 0.5)};
+  Buf b({3}), by({3}), bdy({3}), bdx({3});
+  b.set({std::nextafter(lo, 0.0f), lo, std::nextafter(lo, 1.0f)});
+  call(kernels::clamp, {b.t()}, {by.t()}, tenth);
+  EXPECT_EQ(by.values(), (std::vector<float>{lo, lo, b.f()[2]}));
+  bdy.set({1, 1, 1});
+  call(kernels::clamp_grad, {bdy.t(), b.t()}, {bdx.t()}, tenth);
+  EXPECT_EQ(bdx.values(), (std::vector<float>{0, 0, 1}));
+
+  // In place, as the memory planner may run it.
+  Buf z({64}), zWant({64});
+  fillRandom(z, 31, -3.0f, 3.0f);
+  std::vector<Attr> unit = {floatAttr("min", -1.0), floatAttr("max", 1.0)};
+  call(kernels::clamp, {z.t()}, {zWant.t()}, unit);
+  call(kernels::clamp, {z.t()}, {z.t()}, unit);
+  EXPECT_TRUE(sameBits(z, zWant));
+
+  // Bad bounds are refused rather than computed.
+  EXPECT_THROW(call(kernels::clamp, {x.t()}, {y.t()},
+                    {floatAttr("min", 6.0), floatAttr("max", 0.0)}),
+               KernelError);
+  EXPECT_THROW(call(kernels::clamp_grad, {dy.t(), x.t()}, {dx.t()},
+                    {floatAttr("min", nan), floatAttr("max", 0.0)}),
+               KernelError);
+  EXPECT_THROW(call(kernels::clamp, {x.t()}, {y.t()}, {floatAttr("min", 0.0)}),
+               KernelError);
+}
+
+TEST(KernelTest, ClampGradMatchesFiniteDifferences) {
+  // Inputs in [-2, 2]: some clipped on each side. No sample of this seed lies
+  // within eps of the kinks at +-1.2, where finite differences are undefined.
+  checkActivationGrad(kernels::clamp, kernels::clamp_grad,
+                      {floatAttr("min", -1.2), floatAttr("max", 1.2)}, false,
+                      26);
 }
 
 TEST(KernelTest, Convert) {

@@ -68,7 +68,12 @@ struct MemoryTimeline {
   std::vector<KindBytes> liveDuringByKind;
   /// Workspace of op i.
   std::vector<int64_t> workspace;
-  /// Bytes live before the first op (the arguments).
+  /// Bytes of the function's `ckpt.device_workspace` (0 without one): live
+  /// from entry to exit, counted in `liveAtEntry`, `liveDuring`, `liveAfter`
+  /// and the peak, not in `liveDuringByKind`.
+  int64_t deviceWorkspace = 0;
+  /// Bytes live before the first op (the arguments and the device
+  /// workspace).
   int64_t liveAtEntry = 0;
   /// Maximum of `liveDuring` (or `liveAtEntry` for an empty body).
   int64_t peakBytes = 0;

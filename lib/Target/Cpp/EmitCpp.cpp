@@ -117,15 +117,27 @@ struct Flavor {
   const char *entryPrefix;
 };
 
-/// Where a CUDA step keeps the device scratch block: right after the planned
-/// arena, 256-byte aligned (what CudaSession requires), so that the session's
-/// one device allocation holds every byte the step uses.
+/// Whether the plan holds the CUDA runtime's scratch block: a
+/// `ckpt.device_workspace` of at least its size, so the budget counted it.
+static bool scratchIsPlanned(const StepModel &m) {
+  return m.deviceWorkspace >= kCudaDeviceScratchBytes;
+}
+
+/// Where a CUDA step keeps the device scratch block: in the planned device
+/// workspace when there is one; otherwise right after the planned arena,
+/// 256-byte aligned (what CudaSession requires), so that the session's one
+/// device allocation holds every byte the step uses.
 static int64_t deviceScratchOffset(const StepModel &m) {
+  if (scratchIsPlanned(m))
+    return m.deviceWorkspaceOffset;
   return static_cast<int64_t>(llvm::alignTo(m.arenaSize, 256));
 }
 
-/// Bytes of a CUDA step's device arena: the plan's arena and the scratch.
+/// Bytes of a CUDA step's device arena: the plan's arena, plus the scratch
+/// when the plan does not hold it.
 static int64_t deviceArenaBytes(const StepModel &m) {
+  if (scratchIsPlanned(m))
+    return m.arenaSize;
   return deviceScratchOffset(m) + kCudaDeviceScratchBytes;
 }
 
@@ -264,7 +276,9 @@ static std::string generateSource(const StepModel &m, StringRef stem,
     os << "// device scratch (cuBLASLt workspace and scalars, "
        << kCudaDeviceScratchBytes << " bytes) at offset "
        << deviceScratchOffset(m) << ",\n"
-       << "// after the planned arena: the device arena is "
+       << (scratchIsPlanned(m)
+               ? "// in the planned device workspace: the device arena is "
+               : "// after the planned arena: the device arena is ")
        << deviceArenaBytes(m) << " bytes, one allocation.\n"
        << "#include \"ckpt/Runtime/Cuda/CudaKernels.h\"\n";
   else
@@ -447,11 +461,13 @@ static std::string generatePlanJson(const StepModel &m, const Flavor &f) {
       {"results", jsonBindings(m.results)},
       {"buffers", std::move(buffers)},
       {"segments", std::move(segments)}};
-  // The device scratch block follows the planned arena (docs/gpu.md).
+  // The device scratch block: in the planned device workspace, or after
+  // the planned arena (docs/gpu.md).
   if (f.cuda)
     document["device_scratch"] =
         llvm::json::Object{{"offset", deviceScratchOffset(m)},
                            {"bytes", kCudaDeviceScratchBytes},
+                           {"planned", scratchIsPlanned(m)},
                            {"device_arena_bytes", deviceArenaBytes(m)}};
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(document))).str() +
          "\n";
@@ -479,6 +495,21 @@ LogicalResult mlir::ckpt::exportStepToCpp(func::FuncOp func,
   out.name = model->name;
   out.fileStem = model->identifier;
   Flavor flavor = flavorOf(options.target);
+  if (flavor.cuda && model->deviceWorkspace > 0 && !scratchIsPlanned(*model))
+    return func.emitError()
+           << "cannot generate CUDA code for @" << model->name
+           << ": its device workspace ('ckpt.device_workspace') of "
+           << model->deviceWorkspace
+           << " bytes is smaller than the CUDA runtime's scratch block ("
+           << kCudaDeviceScratchBytes
+           << " bytes); plan it with device-workspace=cuda";
+  if (flavor.cuda && scratchIsPlanned(*model) &&
+      model->deviceWorkspaceOffset % 256 != 0)
+    return func.emitError()
+           << "cannot generate CUDA code for @" << model->name
+           << ": its device workspace is at arena offset "
+           << model->deviceWorkspaceOffset
+           << ", which is not 256-byte aligned (plan with alignment=256)";
   out.sourceSuffix = flavor.cuda ? ".cu" : ".cpp";
   out.source = generateSource(*model, out.fileStem, flavor);
   out.header = generateHeader(*model, out.fileStem, flavor);

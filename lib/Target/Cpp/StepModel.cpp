@@ -194,6 +194,20 @@ LogicalResult ModelBuilder::readPlan() {
   bufferOffset.assign(timeline.buffers.size(), -1);
   workspaceOffset.assign(timeline.ops.size(), -1);
   bool ok = true;
+  model.deviceWorkspace = timeline.deviceWorkspace;
+  if (model.deviceWorkspace > 0) {
+    auto offset = func->getAttrOfType<IntegerAttr>(
+        CkptDialect::getDeviceWorkspaceOffsetAttrName());
+    if (!offset) {
+      func.emitError() << "cannot generate code for @" << model.name
+                       << ": its device workspace has no "
+                          "'ckpt.device_workspace_offset' (the memory plan is "
+                          "incomplete; re-run ckpt-plan-memory)";
+      ok = false;
+    } else {
+      model.deviceWorkspaceOffset = offset.getInt();
+    }
+  }
   for (BlockArgument arg : func.getArguments()) {
     auto offset = func.getArgAttrOfType<IntegerAttr>(
         arg.getArgNumber(), CkptDialect::getOffsetAttrName());
@@ -284,6 +298,11 @@ LogicalResult ModelBuilder::inferAlignment() {
     int64_t step = static_cast<int64_t>(index);
     problem.buffers.push_back({bytes, step, step, -1});
     offsets.push_back(workspaceOffset[index]);
+  }
+  if (model.deviceWorkspace > 0) {
+    problem.buffers.push_back({model.deviceWorkspace, 0,
+                               static_cast<int64_t>(timeline.ops.size()), -1});
+    offsets.push_back(model.deviceWorkspaceOffset);
   }
   int64_t largest = kMaxInferredAlignment;
   for (int64_t offset : offsets)

@@ -132,6 +132,10 @@ struct StepModel {
   int64_t arenaSize = 0;
   int64_t lowerBound = 0;
   int64_t alignment = 0;
+  /// Bytes of the function's `ckpt.device_workspace` and its planned arena
+  /// offset (0 and -1 without one).
+  int64_t deviceWorkspace = 0;
+  int64_t deviceWorkspaceOffset = -1;
   std::vector<OpEntry> ops;
   std::vector<BufferEntry> buffers;
   std::vector<SegmentEntry> segments;

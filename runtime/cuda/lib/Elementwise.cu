@@ -29,7 +29,8 @@ enum UnaryOp : int {
   kSigmoid,
   kSilu,
   kGeluErf,
-  kGeluTanh
+  kGeluTanh,
+  kClamp
 };
 enum GradOp : int {
   kReluGrad,
@@ -37,7 +38,8 @@ enum GradOp : int {
   kTanhGrad,
   kSiluGrad,
   kGeluErfGrad,
-  kGeluTanhGrad
+  kGeluTanhGrad,
+  kClampGrad
 };
 enum BinaryOp : int { kAdd, kSub, kMul, kDiv };
 
@@ -50,8 +52,10 @@ __device__ __forceinline__ float sigmoidf(float x) {
   return 1.0f / (1.0f + expf(-x));
 }
 
+/// `Op` of `x`; `param` and `param2` are the exponent of pow and the bounds
+/// of clamp.
 template <int Op>
-__device__ __forceinline__ float unaryOp(float x, float param) {
+__device__ __forceinline__ float unaryOp(float x, float param, float param2) {
   switch (Op) {
   case kNeg:
     return -x;
@@ -79,11 +83,17 @@ __device__ __forceinline__ float unaryOp(float x, float param) {
     float u = kSqrt2OverPi * (x + kGeluCoeff * x * x * x);
     return 0.5f * x * (1.0f + tanhf(u));
   }
+  case kClamp: // Both comparisons are false on NaN, which propagates.
+    return x < param ? param : (x > param2 ? param2 : x);
   }
   return 0.0f;
 }
 
-template <int Op> __device__ __forceinline__ float gradOp(float dy, float s) {
+/// The gradient `Op` from `dy` and the saved tensor `s`; `param` and
+/// `param2` are the bounds of clamp.
+template <int Op>
+__device__ __forceinline__ float gradOp(float dy, float s, float param,
+                                        float param2) {
   switch (Op) {
   case kReluGrad:
     return s > 0.0f ? dy : 0.0f;
@@ -106,6 +116,8 @@ template <int Op> __device__ __forceinline__ float gradOp(float dy, float s) {
     float du = kSqrt2OverPi * (1.0f + 3.0f * kGeluCoeff * s2);
     return dy * (0.5f * (1.0f + t) + 0.5f * s * (1.0f - t * t) * du);
   }
+  case kClampGrad: // aten.hardtanh_backward: zero at and beyond the bounds.
+    return s <= param || s >= param2 ? 0.0f : dy;
   }
   return 0.0f;
 }
@@ -125,14 +137,19 @@ template <int Op> __device__ __forceinline__ float binaryOp(float a, float b) {
 }
 
 template <typename T, int Op>
-__global__ void unaryKernel(const T *x, T *y, int64_t n, float param) {
-  CKPT_GRID_LOOP(i, n) { y[i] = fromF32<T>(unaryOp<Op>(toF32(x[i]), param)); }
+__global__ void unaryKernel(const T *x, T *y, int64_t n, float param,
+                            float param2) {
+  CKPT_GRID_LOOP(i, n) {
+    y[i] = fromF32<T>(unaryOp<Op>(toF32(x[i]), param, param2));
+  }
 }
 
 template <typename T, int Op>
-__global__ void gradKernel(const T *dy, const T *saved, T *dx, int64_t n) {
+__global__ void gradKernel(const T *dy, const T *saved, T *dx, int64_t n,
+                           float param, float param2) {
   CKPT_GRID_LOOP(i, n) {
-    dx[i] = fromF32<T>(gradOp<Op>(toF32(dy[i]), toF32(saved[i])));
+    dx[i] =
+        fromF32<T>(gradOp<Op>(toF32(dy[i]), toF32(saved[i]), param, param2));
   }
 }
 
@@ -241,7 +258,7 @@ __global__ void adamwKernel(const T *p, const T *g, const float *m,
 
 template <int Op>
 void launchUnary(CudaExecContext &ctx, TensorList operands, TensorList results,
-                 const char *name, float param = 0.0f) {
+                 const char *name, float param = 0.0f, float param2 = 0.0f) {
   const Tensor &x = get(operands, 0, "input"), &y = get(results, 0, "result");
   requireFloat(x, name);
   requireSameType(x, y, name);
@@ -252,14 +269,14 @@ void launchUnary(CudaExecContext &ctx, TensorList operands, TensorList results,
   dispatchFloat(x.dtype, name, [&](auto tag) {
     using T = decltype(tag);
     unaryKernel<T, Op><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
-        x.as<const T>(), y.as<T>(), n, param);
+        x.as<const T>(), y.as<T>(), n, param, param2);
   });
   CKPT_LAUNCH_CHECK(ctx, name);
 }
 
 template <int Op>
 void launchGrad(CudaExecContext &ctx, TensorList operands, TensorList results,
-                const char *name) {
+                const char *name, float param = 0.0f, float param2 = 0.0f) {
   const Tensor &dy = get(operands, 0, "grad"), &s = get(operands, 1, "saved");
   const Tensor &dx = get(results, 0, "result");
   requireFloat(dy, name);
@@ -273,7 +290,7 @@ void launchGrad(CudaExecContext &ctx, TensorList operands, TensorList results,
   dispatchFloat(dy.dtype, name, [&](auto tag) {
     using T = decltype(tag);
     gradKernel<T, Op><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
-        dy.as<const T>(), s.as<const T>(), dx.as<T>(), n);
+        dy.as<const T>(), s.as<const T>(), dx.as<T>(), n, param, param2);
   });
   CKPT_LAUNCH_CHECK(ctx, name);
 }
@@ -320,6 +337,17 @@ bool geluIsTanh(const Attrs &attrs) {
   if (std::strcmp(a, "erf") == 0)
     return false;
   fail(std::string("unknown gelu approximation '") + a + "'");
+}
+
+/// `v` rounded once, to nearest even, to `T`, and widened back to f32
+/// (exactly): how PyTorch's clamp rounds a scalar bound to the tensor's type.
+template <typename T> float roundedTo(double v);
+template <> float roundedTo<float>(double v) { return static_cast<float>(v); }
+template <> float roundedTo<__half>(double v) {
+  return __half2float(__double2half(v));
+}
+template <> float roundedTo<__nv_bfloat16>(double v) {
+  return __bfloat162float(__double2bfloat16(v));
 }
 
 float dropoutScale(double p) {
@@ -388,6 +416,28 @@ void gelu_grad(CudaExecContext &ctx, TensorList operands, TensorList results,
     launchGrad<kGeluTanhGrad>(ctx, operands, results, "gelu_grad");
   else
     launchGrad<kGeluErfGrad>(ctx, operands, results, "gelu_grad");
+}
+
+// PyTorch's hardtanh compares in the tensor's type with the bounds rounded
+// to it; hardtanh_backward compares in f32 with the bounds rounded to f32.
+void clamp(CudaExecContext &ctx, TensorList operands, TensorList results,
+           const Attrs &attrs, const Tensor &) {
+  std::pair<double, double> bounds = clampBounds(attrs, "clamp");
+  float lo = 0.0f, hi = 0.0f;
+  dispatchFloat(get(operands, 0, "input").dtype, "clamp", [&](auto tag) {
+    using T = decltype(tag);
+    lo = roundedTo<T>(bounds.first);
+    hi = roundedTo<T>(bounds.second);
+  });
+  launchUnary<kClamp>(ctx, operands, results, "clamp", lo, hi);
+}
+
+void clamp_grad(CudaExecContext &ctx, TensorList operands, TensorList results,
+                const Attrs &attrs, const Tensor &) {
+  std::pair<double, double> bounds = clampBounds(attrs, "clamp_grad");
+  launchGrad<kClampGrad>(ctx, operands, results, "clamp_grad",
+                         static_cast<float>(bounds.first),
+                         static_cast<float>(bounds.second));
 }
 
 void convert(CudaExecContext &ctx, TensorList operands, TensorList results,

@@ -456,6 +456,19 @@ std::vector<Case> cases() {
        {f({257}), f({257})},
        {f({257})},
        {str("approximation", "tanh")}});
+  // Normal inputs: the bounds clip both tails and leave the middle.
+  add({"clamp",
+       hk::clamp,
+       dk::clamp,
+       {f({257})},
+       {f({257})},
+       {floatAttr("min", -0.5), floatAttr("max", 0.75)}});
+  add({"clamp_grad",
+       hk::clamp_grad,
+       dk::clamp_grad,
+       {f({257}), f({257})},
+       {f({257})},
+       {floatAttr("min", -0.5), floatAttr("max", 0.75)}});
   add({"convert", hk::convert, dk::convert, {f({99})}, {f({99})}, {}});
   // Dropout: the mask must equal the host's bit for bit.
   add({"dropout",

@@ -407,6 +407,69 @@ func.func @gelu_grad_types(%a0: tensor<4x8xf32>, %a1: tensor<8x4xf32>) {
 
 // -----
 
+// clamp: the lower bound is not above the upper one.
+func.func @clamp_min_above_max(%a0: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.clamp' op expects min <= max, got min = 6.000000e+00 and max = 0.000000e+00}}
+  %0 = ckpt.clamp fwd %a0 min 6.0 max 0.0 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// clamp: the bounds are finite (graph documents hold no infinities).
+func.func @clamp_infinite_max(%a0: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.clamp' op expects a finite max}}
+  %0 = ckpt.clamp fwd %a0 min 0.0 max 0x7FF0000000000000 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// clamp: a NaN bound is refused.
+func.func @clamp_nan_min(%a0: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.clamp' op expects a finite min}}
+  %0 = ckpt.clamp fwd %a0 min 0x7FF8000000000000 max 6.0 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// clamp: the bounds are required (generic form).
+func.func @clamp_missing_max(%a0: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.clamp' op requires attribute 'max'}}
+  %0 = "ckpt.clamp"(%a0) <{min = 0.0 : f64, phase = 0 : i32}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// clamp: integer tensors are refused.
+func.func @clamp_integer(%a0: tensor<4x8xi32>) {
+  // expected-error @+1 {{'ckpt.clamp' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4x8xi32>'}}
+  %0 = ckpt.clamp fwd %a0 min 0.0 max 6.0 : tensor<4x8xi32>
+  return
+}
+
+// -----
+
+// clamp_grad: same bound rules as clamp.
+func.func @clamp_grad_min_above_max(%a0: tensor<4x8xf32>, %a1: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.clamp_grad' op expects min <= max, got min = 1.000000e+00 and max = -1.000000e+00}}
+  %0 = ckpt.clamp_grad bwd %a0, %a1 min 1.0 max -1.0 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// clamp_grad: gradient and saved input have the same type (generic form).
+func.func @clamp_grad_types(%a0: tensor<4x8xf32>, %a1: tensor<4x8xf16>) {
+  // expected-error @+1 {{'ckpt.clamp_grad' op requires the same type for all operands and results}}
+  %0 = "ckpt.clamp_grad"(%a0, %a1) <{max = 6.0 : f64, min = 0.0 : f64, phase = 1 : i32}> : (tensor<4x8xf32>, tensor<4x8xf16>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // every op: the phase is fwd, bwd or opt.
 func.func @bad_phase(%a0: tensor<4x8xf32>) {
   // expected-error @+1 {{custom op 'ckpt.relu' expected string or keyword containing one of the following enum values for attribute 'phase' [fwd, bwd, opt]}}

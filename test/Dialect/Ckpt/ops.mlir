@@ -402,6 +402,25 @@ func.func @gelu_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> (tensor<4x8xf
 
 // -----
 
+// clamp / clamp_grad: ReLU6 bounds on f32, equal and negative bounds on bf16,
+// in every phase; the gradient reads the saved forward input.
+// CHECK-LABEL: func.func @clamp(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x8xf32>, %[[DY:[^:]+]]: tensor<4x8xf32>, %[[H:[^:]+]]: tensor<8xbf16>)
+//   CHECK:      %[[V0:[^ ,:]+]] = ckpt.clamp fwd %[[X]] min 0.000000e+00 max 6.000000e+00 : tensor<4x8xf32>
+//   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.clamp_grad bwd %[[DY]], %[[X]] min 0.000000e+00 max 6.000000e+00 : tensor<4x8xf32>
+//   CHECK-NEXT: %[[V2:[^ ,:]+]] = ckpt.clamp opt %[[H]] min -2.500000e-01 max -2.500000e-01 : tensor<8xbf16>
+//   CHECK-NEXT: %[[V3:[^ ,:]+]] = ckpt.clamp_grad bwd %[[H]], %[[H]] min -1.000000e+00 max 1.000000e-01 : tensor<8xbf16>
+//   CHECK-NEXT: return %[[V0]], %[[V1]], %[[V2]], %[[V3]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xbf16>, tensor<8xbf16>
+func.func @clamp(%x: tensor<4x8xf32>, %dy: tensor<4x8xf32>, %h: tensor<8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xbf16>, tensor<8xbf16>) {
+  %0 = ckpt.clamp fwd %x min 0.0 max 6.0 : tensor<4x8xf32>
+  %1 = ckpt.clamp_grad bwd %dy, %x min 0.0 max 6.0 : tensor<4x8xf32>
+  %2 = ckpt.clamp opt %h min -0.25 max -0.25 : tensor<8xbf16>
+  %3 = ckpt.clamp_grad bwd %h, %h min -1.0 max 0.1 : tensor<8xbf16>
+  return %0, %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xbf16>, tensor<8xbf16>
+}
+
+// -----
+
 // softmax / log_softmax: any axis below the rank.
 // CHECK-LABEL: func.func @softmax(
 //  CHECK-SAME:     %[[X:[^:]+]]: tensor<2x4x8xf32>, %[[Y:[^:]+]]: tensor<8xbf16>)

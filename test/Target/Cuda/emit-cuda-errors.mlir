@@ -32,3 +32,33 @@ func.func @f64_argument(%x: tensor<4xf64> {ckpt.offset = 0 : i64}) -> tensor<4xf
 func.func @unplanned(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// A device workspace smaller than the CUDA runtime's scratch block.
+// expected-error @+1 {{cannot generate CUDA code for @small_workspace: its device workspace ('ckpt.device_workspace') of 1024 bytes is smaller than the CUDA runtime's scratch block (33554688 bytes); plan it with device-workspace=cuda}}
+func.func @small_workspace(%x: tensor<4xf32> {ckpt.offset = 1024 : i64}) -> tensor<4xf32>
+    attributes {ckpt.arena_size = 1280 : i64, ckpt.arena_lower_bound = 1280 : i64,
+                ckpt.device_workspace = 1024 : i64, ckpt.device_workspace_offset = 0 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// A device workspace the plan gave no offset.
+// expected-error @+1 {{cannot generate code for @unplaced_workspace: its device workspace has no 'ckpt.device_workspace_offset' (the memory plan is incomplete; re-run ckpt-plan-memory)}}
+func.func @unplaced_workspace(%x: tensor<4xf32> {ckpt.offset = 0 : i64}) -> tensor<4xf32>
+    attributes {ckpt.arena_size = 33554944 : i64, ckpt.arena_lower_bound = 33554944 : i64,
+                ckpt.device_workspace = 33554688 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// The runtime's scratch must be 256-byte aligned.
+// expected-error @+1 {{cannot generate CUDA code for @misaligned_workspace: its device workspace is at arena offset 64, which is not 256-byte aligned (plan with alignment=256)}}
+func.func @misaligned_workspace(%x: tensor<4xf32> {ckpt.offset = 0 : i64}) -> tensor<4xf32>
+    attributes {ckpt.arena_size = 33554752 : i64, ckpt.arena_lower_bound = 33554704 : i64,
+                ckpt.device_workspace = 33554688 : i64, ckpt.device_workspace_offset = 64 : i64} {
+  return %x : tensor<4xf32>
+}

@@ -404,6 +404,32 @@ TEST_F(OpCostTest, GeluGradTanh) {
   EXPECT_FALSE(view);
 }
 
+TEST_F(OpCostTest, Clamp) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%x: tensor<3x5xf16>) -> tensor<3x5xf16> {
+      %y = ckpt.clamp fwd %x min 0.000000e+00 max 6.000000e+00 : tensor<3x5xf16>
+      return %y : tensor<3x5xf16>
+    })mlir");
+  EXPECT_EQ(cost.flops, 2 * 3 * 5); // 2 FLOPs (comparisons) per element
+  EXPECT_EQ(cost.bytesRead, 3 * 5 * 2);
+  EXPECT_EQ(cost.bytesWritten, 3 * 5 * 2);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, ClampGrad) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%dy: tensor<4x6xf32>, %x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+      %dx = ckpt.clamp_grad bwd %dy, %x min -1.000000e+00 max 1.000000e+00 : tensor<4x6xf32>
+      return %dx : tensor<4x6xf32>
+    })mlir");
+  EXPECT_EQ(cost.flops, 2 * 4 * 6);         // 2 FLOPs per element
+  EXPECT_EQ(cost.bytesRead, 2 * 4 * 6 * 4); // dy and x
+  EXPECT_EQ(cost.bytesWritten, 4 * 6 * 4);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
 //===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,8 @@
 #ifndef CKPT_TARGET_CPP_EMITCPP_H
 #define CKPT_TARGET_CPP_EMITCPP_H
 
+#include "ckpt/Target/DeviceScratch.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
@@ -37,13 +39,6 @@ enum class EmitTarget {
   Cuda,
 };
 
-/// Bytes of the CUDA runtime's device scratch block (cuBLASLt workspace and
-/// scalars, `ckpt::rt::cuda::kDeviceScratchBytes`). A generated CUDA step
-/// places it right after the planned arena (256-byte aligned) in its one
-/// device allocation; the planner does not see it. The plan JSON reports it,
-/// and every generated `.cu` static_asserts that the runtime it is compiled
-/// against agrees.
-constexpr int64_t kCudaDeviceScratchBytes = (int64_t(32) << 20) + 256;
 
 /// Options of the C++ exporter.
 struct EmitCppOptions {

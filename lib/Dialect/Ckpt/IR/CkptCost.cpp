@@ -183,6 +183,11 @@ OpCost GeluGradOp::getCost() {
       *this, getApproximation() == GeluApproximation::Tanh ? 18 : 11);
 }
 
+// Two comparisons per element, as the exporter counted the opaque hardtanh.
+OpCost ClampOp::getCost() { return getElementwiseCost(*this, 2); }
+
+OpCost ClampGradOp::getCost() { return getElementwiseCost(*this, 2); }
+
 //===----------------------------------------------------------------------===//
 // Softmax and normalization
 //===----------------------------------------------------------------------===//

@@ -129,7 +129,9 @@ static LogicalResult verifyMemoryPlanAttribute(Operation *op,
   if (name == CkptDialect::getWorkspaceOffsetAttrName() ||
       name == CkptDialect::getArenaSizeAttrName() ||
       name == CkptDialect::getArenaLowerBoundAttrName() ||
-      name == CkptDialect::getParameterRegionAttrName()) {
+      name == CkptDialect::getParameterRegionAttrName() ||
+      name == CkptDialect::getDeviceWorkspaceAttrName() ||
+      name == CkptDialect::getDeviceWorkspaceOffsetAttrName()) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || value.getValue().isNegative())
       return op->emitError() << "'" << name

@@ -169,6 +169,28 @@ LogicalResult PowOp::verify() {
   return verifyFinite(*this, getExponent().convertToDouble(), "exponent");
 }
 
+/// The bounds of `clamp` / `clamp_grad`: finite (a graph document cannot
+/// hold infinities) and ordered, so that the op is PyTorch's hardtanh.
+static LogicalResult verifyClampBounds(Operation *op, double min, double max) {
+  if (failed(verifyFinite(op, min, "min")) ||
+      failed(verifyFinite(op, max, "max")))
+    return failure();
+  if (min <= max)
+    return success();
+  return op->emitOpError() << "expects min <= max, got min = " << min
+                           << " and max = " << max;
+}
+
+LogicalResult ClampOp::verify() {
+  return verifyClampBounds(*this, getMin().convertToDouble(),
+                           getMax().convertToDouble());
+}
+
+LogicalResult ClampGradOp::verify() {
+  return verifyClampBounds(*this, getMin().convertToDouble(),
+                           getMax().convertToDouble());
+}
+
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//

@@ -31,11 +31,12 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// What a planned buffer stores: a MemoryTimeline buffer or an op's
-/// workspace.
+/// What a planned buffer stores: a MemoryTimeline buffer, an op's
+/// workspace, or the function's device workspace.
 struct BufferOrigin {
   int64_t timelineBuffer = -1; ///< index into MemoryTimeline::buffers
   int64_t workspaceOp = -1;    ///< op index, for a workspace buffer
+  bool deviceWorkspace = false; ///< the step-long `ckpt.device_workspace`
 };
 
 /// The planning problem of one function, where its buffers come from, and
@@ -72,7 +73,7 @@ static bool isElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
              TanhOp, PowOp, ConvertOp, ReluOp, SigmoidOp, SiluOp, GeluOp,
              ReluGradOp, SigmoidGradOp, TanhGradOp, SiluGradOp, GeluGradOp,
-             DropoutOp, DropoutGradOp>(op);
+             ClampOp, ClampGradOp, DropoutOp, DropoutGradOp>(op);
 }
 
 /// Builds the packing problem of `t`: one buffer per timeline buffer (in
@@ -100,6 +101,13 @@ static FunctionPlan buildProblem(const MemoryTimeline &t, int64_t alignment,
     int64_t step = static_cast<int64_t>(index);
     fp.problem.buffers.push_back({bytes, step, step, -1});
     fp.origins.push_back({-1, step});
+    fp.region.push_back(1);
+  }
+  // The device workspace lives through the whole step, like an argument.
+  if (t.deviceWorkspace > 0) {
+    fp.problem.buffers.push_back(
+        {t.deviceWorkspace, 0, static_cast<int64_t>(t.ops.size()), -1});
+    fp.origins.push_back({-1, -1, true});
     fp.region.push_back(1);
   }
   if (!inPlace)
@@ -214,6 +222,9 @@ static void attachPlan(func::FuncOp func, const MemoryTimeline &t,
   for (auto [i, origin] : llvm::enumerate(fp.origins)) {
     if (origin.timelineBuffer >= 0)
       offsetOfTimelineBuffer[origin.timelineBuffer] = fp.plan.offsets[i];
+    else if (origin.deviceWorkspace)
+      func->setAttr(CkptDialect::getDeviceWorkspaceOffsetAttrName(),
+                    b.getI64IntegerAttr(fp.plan.offsets[i]));
     else
       t.ops[origin.workspaceOp]->setAttr(
           CkptDialect::getWorkspaceOffsetAttrName(),
@@ -260,7 +271,9 @@ static llvm::json::Object planJson(func::FuncOp func, const MemoryTimeline &t,
                              {"bytes", pb.size},
                              {"first_step", pb.start},
                              {"last_step", pb.end}};
-    if (origin.workspaceOp >= 0) {
+    if (origin.deviceWorkspace) {
+      entry["kind"] = "device_workspace";
+    } else if (origin.workspaceOp >= 0) {
       entry["kind"] = "workspace";
       entry["op_index"] = origin.workspaceOp;
       entry["op"] =

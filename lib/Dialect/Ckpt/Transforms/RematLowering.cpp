@@ -20,6 +20,11 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
   for (BlockArgument arg : body.getArguments())
     problem.fixedBytes =
         addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
+  // The device workspace is held for the whole step, like the arguments.
+  if (auto bytes = func->getAttrOfType<IntegerAttr>(
+          CkptDialect::getDeviceWorkspaceAttrName()))
+    problem.fixedBytes =
+        addSat(problem.fixedBytes, std::max<int64_t>(bytes.getInt(), 0));
 
   llvm::DenseMap<Value, int32_t> nodeOf;
   // Explicit costs (in the input graph's unit) replace FLOPs and seconds, so

@@ -15,6 +15,7 @@
 #include "ckpt/Runtime/Program.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace ckpt::rt {
 
@@ -35,6 +36,11 @@ const Tensor &requireOperand(TensorList list, size_t index, const char *what);
 /// `operandSegmentSizes` attribute, or a missing trailing optional.
 const Tensor *findOptionalOperand(TensorList operands, const Attrs &attrs,
                                   size_t numSlots, size_t slot);
+
+/// The `min` and `max` attributes of a `clamp` / `clamp_grad` call of `op`;
+/// throws KernelError unless min <= max (NaN bounds included). Shared by the
+/// host and device kernels, which round the bounds as PyTorch does.
+std::pair<double, double> clampBounds(const Attrs &attrs, const char *op);
 
 namespace kernels {
 #define CKPT_KERNEL(NAME)                                                      \
@@ -64,6 +70,8 @@ CKPT_KERNEL(sigmoid_grad)
 CKPT_KERNEL(tanh_grad)
 CKPT_KERNEL(silu_grad)
 CKPT_KERNEL(gelu_grad)
+CKPT_KERNEL(clamp)
+CKPT_KERNEL(clamp_grad)
 CKPT_KERNEL(softmax)
 CKPT_KERNEL(log_softmax)
 CKPT_KERNEL(softmax_grad)

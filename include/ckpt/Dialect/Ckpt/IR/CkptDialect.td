@@ -56,6 +56,13 @@ def Ckpt_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getArenaLowerBoundAttrName() { return "ckpt.arena_lower_bound"; }
     /// Memory plan: i64 size of the parameter region at the arena's start.
     static constexpr ::llvm::StringLiteral getParameterRegionAttrName() { return "ckpt.parameter_region_size"; }
+    /// On a `func.func`: i64 bytes of device scratch the target runtime needs
+    /// for the whole step (the CUDA runtime's cuBLASLt workspace and scalars).
+    /// The memory simulation counts it as live from entry to exit, so budgets,
+    /// peaks and the memory plan include it (docs/memory-plan.md).
+    static constexpr ::llvm::StringLiteral getDeviceWorkspaceAttrName() { return "ckpt.device_workspace"; }
+    /// Memory plan: i64 arena offset of the function's device workspace.
+    static constexpr ::llvm::StringLiteral getDeviceWorkspaceOffsetAttrName() { return "ckpt.device_workspace_offset"; }
 
   private:
     void registerAttributes();

@@ -327,6 +327,51 @@ def Ckpt_GeluGradOp : Ckpt_Op<"gelu_grad", [SameOperandsAndResultType]> {
   }];
 }
 
+def Ckpt_ClampOp : Ckpt_Op<"clamp", [SameOperandsAndResultType]> {
+  let summary = "elementwise clamp to [min, max] (hardtanh, ReLU6)";
+  let description = [{
+    `y = x < min ? min : (x > max ? max : x)` elementwise, with the bounds
+    rounded to the element type, as `torch.clamp` and `F.hardtanh` do; a NaN
+    input gives NaN. ReLU6 is `min = 0, max = 6`. The bounds are finite and
+    `min <= max`. Cost: 2 FLOPs per element (two comparisons); reads the
+    input and writes the result once.
+
+    ```mlir
+    %y = ckpt.clamp fwd %x min 0.000000e+00 max 6.000000e+00 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input,
+                       F64Attr:$min, F64Attr:$max);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `min` $min `max` $max attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_ClampGradOp : Ckpt_Op<"clamp_grad", [SameOperandsAndResultType]> {
+  let summary = "gradient of clamp from the saved forward input";
+  let description = [{
+    `dx = (x <= min || x >= max) ? 0 : dy` elementwise from the incoming
+    gradient `grad` and the saved forward input `x`, as PyTorch's
+    `hardtanh_backward`: the gradient is zero at the bounds themselves, a NaN
+    input passes `dy` through, and the comparisons are in f32 with the bounds
+    rounded to f32 whatever the element type. The bounds follow the rules of
+    `ckpt.clamp`. Cost: 2 FLOPs per element.
+
+    ```mlir
+    %dx = ckpt.clamp_grad bwd %dy, %x min 0.000000e+00 max 6.000000e+00 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$saved, F64Attr:$min, F64Attr:$max);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $grad `,` $saved `min` $min `max` $max attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <string>
+
 namespace mlir::ckpt {
 
 #define GEN_PASS_DECL
@@ -19,6 +21,11 @@ namespace mlir::ckpt {
 
 #define GEN_PASS_REGISTRATION
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h.inc"
+
+/// Parses the `size` of `ckpt-reserve-device-workspace` (and the pipeline's
+/// `device-workspace`): `cuda` (the CUDA runtime's scratch block) or bytes
+/// with a unit (`64MiB`, `4096`). Fails with a message in `error`.
+FailureOr<int64_t> parseDeviceWorkspaceSize(StringRef text, std::string &error);
 
 } // namespace mlir::ckpt
 

@@ -206,6 +206,30 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
   ];
 }
 
+def ReserveDeviceWorkspacePass
+    : Pass<"ckpt-reserve-device-workspace", "::mlir::func::FuncOp"> {
+  let summary = "Reserve the device runtime's scratch in the step's memory";
+  let description = [{
+    Sets `ckpt.device_workspace` on every function with a body: bytes of
+    device scratch the target runtime holds for the whole step (for the CUDA
+    runtime: the cuBLASLt workspace and a few scalars, `size=cuda`). The
+    memory simulation counts it as live from entry to exit, so the
+    no-recompute peak, budgets (in `budget-scope=step`), checkpoint
+    placement, the report and the memory plan all include it; the plan gives
+    it an arena offset (`ckpt.device_workspace_offset`) and `--emit=cuda`
+    keeps the runtime's scratch there instead of after the arena. Run it
+    before placement: a `0.5x` budget is then half of a peak that includes
+    the workspace. `size=0` removes the attribute.
+
+    `ckpt-opt step.json --pass-pipeline='builtin.module(func.func(ckpt-reserve-device-workspace{size=cuda}), ckpt-pipeline{budget=0.5x plan-memory})'`,
+    or `ckpt-pipeline{device-workspace=cuda ...}`.
+  }];
+  let options = [
+    Option<"size", "size", "std::string", /*default=*/"\"cuda\"",
+           "cuda (the CUDA runtime's scratch: 32 MiB + 256 B) or bytes with a unit (64MiB, 4096)">,
+  ];
+}
+
 def PlanMemoryPass : Pass<"ckpt-plan-memory", "::mlir::ModuleOp"> {
   let summary = "Assign every buffer of each step a fixed offset in one arena";
   let description = [{

@@ -50,6 +50,8 @@
   X(tanh_grad)                                                                 \
   X(silu_grad)                                                                 \
   X(gelu_grad)                                                                 \
+  X(clamp)                                                                     \
+  X(clamp_grad)                                                                \
   X(dropout)                                                                   \
   X(dropout_grad)                                                              \
   X(sgd_update)                                                                \

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Plans, emits, compiles and links the CUDA step of corpus graphs (no GPU).
+
+Usage: compile_corpus.py --ckpt-opt BIN --nvcc NVCC --nvcc-flags FLAGS
+           --link-libs LIBS --runner SRC --work DIR
+           --config NAME=PIPELINE [--config ...] GRAPH.json...
+
+For every graph and every configuration (a `ckpt-pipeline{...}` option string):
+runs `ckpt-opt --emit=cuda`, compiles the generated `.cu` with the runner
+(tools/ckpt-run-cuda) into an executable, runs `--describe` (which reads the
+program without touching a device), and checks what it prints against the
+plan JSON the code generator wrote: ops, recomputed ops, segments, device
+arena, planned peak, where the device scratch is, and the argument and result
+counts. Prints one line per graph and configuration and exits 1 if any step
+fails. Written for Debian's /usr/bin/python3 (standard library only).
+"""
+
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, **kw)
+
+
+def check_describe(text, plan):
+    """Returns a list of mismatches between `--describe` output and the plan."""
+    problems = []
+    counts = plan["counts"]
+    m = re.search(r"^step @(\S+): (\d+) ops, (\d+) recomputed in (\d+) segments$",
+                  text, re.M)
+    if not m:
+        return ["no 'step @' line"]
+    got = (m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))
+    want = (plan["function"], counts["ops"], counts["recomputed_ops"], counts["segments"])
+    if got != want:
+        problems.append(f"step line {got} != plan {want}")
+    m = re.search(r"^device arena (\d+) bytes, planned peak (\d+) bytes, alignment (\d+)$",
+                  text, re.M)
+    scratch = plan["device_scratch"]
+    if not m or (int(m.group(1)), int(m.group(2)), int(m.group(3))) != (
+            scratch["device_arena_bytes"], plan["planned_peak_bytes"], plan["alignment"]):
+        problems.append("device arena line does not match the plan")
+    m = re.search(r"^device scratch (\d+) bytes at arena offset (\d+)$", text, re.M)
+    if not m or (int(m.group(1)), int(m.group(2))) != (scratch["bytes"], scratch["offset"]):
+        problems.append("device scratch line does not match the plan")
+    if "run present" not in text:
+        problems.append("no device run function")
+    args = len(re.findall(r"^argument \d+: ", text, re.M))
+    results = len(re.findall(r"^result \d+: ", text, re.M))
+    if (args, results) != (counts["arguments"], counts["results"]):
+        problems.append(f"{args} arguments / {results} results, plan has "
+                        f"{counts['arguments']} / {counts['results']}")
+    return problems
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ckpt-opt", required=True)
+    ap.add_argument("--nvcc", required=True)
+    ap.add_argument("--nvcc-flags", required=True, help="one shell-quoted string")
+    ap.add_argument("--link-libs", required=True, help="one shell-quoted string")
+    ap.add_argument("--runner", required=True, help="tools/ckpt-run-cuda/ckpt-run-cuda.cpp")
+    ap.add_argument("--work", required=True, help="scratch directory (created)")
+    ap.add_argument("--config", action="append", required=True,
+                    help="NAME=OPTIONS of ckpt-pipeline, e.g. full='strategy=full plan-memory'")
+    ap.add_argument("graphs", nargs="+")
+    a = ap.parse_args(argv)
+
+    configs = []
+    for c in a.config:
+        name, sep, options = c.partition("=")
+        if not sep or not name or not options:
+            ap.error(f"--config: expected NAME=OPTIONS, got '{c}'")
+        configs.append((name, options))
+    os.makedirs(a.work, exist_ok=True)
+    failures = 0
+    for graph in a.graphs:
+        stem = os.path.basename(graph)
+        if stem.endswith(".json"):
+            stem = stem[: -len(".json")]
+        for name, options in configs:
+            label = f"{stem} [{name}]"
+            out = os.path.join(a.work, f"{stem}.{name}")
+            emitted = run([a.ckpt_opt, graph,
+                           f"--pass-pipeline=builtin.module(ckpt-pipeline{{{options}}})",
+                           "--emit=cuda", "-o", out])
+            if emitted.returncode != 0:
+                print(f"FAIL {label}: ckpt-opt --emit=cuda exited {emitted.returncode}:\n"
+                      f"{emitted.stdout[-2000:]}")
+                failures += 1
+                continue
+            sources = sorted(f for f in os.listdir(out) if f.endswith(".cu"))
+            plans = sorted(f for f in os.listdir(out) if f.endswith(".plan.json"))
+            if len(sources) != 1 or len(plans) != 1:
+                print(f"FAIL {label}: expected one .cu and one .plan.json, got {sorted(os.listdir(out))}")
+                failures += 1
+                continue
+            exe = os.path.join(out, "run")
+            compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), "-I" + out,
+                            os.path.join(out, sources[0]), a.runner,
+                            *shlex.split(a.link_libs), "-o", exe])
+            if compiled.returncode != 0:
+                print(f"FAIL {label}: nvcc exited {compiled.returncode}:\n{compiled.stdout[-3000:]}")
+                failures += 1
+                continue
+            described = run([exe, "--describe"])
+            with open(os.path.join(out, plans[0])) as f:
+                plan = json.load(f)
+            problems = ([f"--describe exited {described.returncode}"]
+                        if described.returncode != 0 else check_describe(described.stdout, plan))
+            if problems:
+                print(f"FAIL {label}: " + "; ".join(problems) + "\n" + described.stdout[-1500:])
+                failures += 1
+                continue
+            counts = plan["counts"]
+            scratch = plan["device_scratch"]
+            print(f"ok {label}: {counts['ops']} ops, {counts['recomputed_ops']} recomputed in "
+                  f"{counts['segments']} segments, device arena {scratch['device_arena_bytes']} B, "
+                  f"scratch {'in the plan' if scratch['planned'] else 'after the arena'}")
+    total = len(a.graphs) * len(configs)
+    print(f"{total - failures} of {total} steps compiled, linked and described")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
