@@ -137,9 +137,13 @@ def _run(cmd: List[str], timeout: Optional[float] = None, **kw) -> subprocess.Co
 
 
 def _pipeline(strategy: str, budget: Optional[str], report: Optional[str] = None) -> str:
-    """Placement and memory plan on the H200 cost model; with `report`, the
-    cost report (JSON) of the planned step is written there."""
-    opts = [f"strategy={strategy}", "plan-memory", "verify-plan", "profile=h200"]
+    """Placement and memory plan on the H200 cost model, with the CUDA
+    runtime's cuBLASLt scratch counted in the peak, the budget and the arena
+    (`device-workspace=cuda`; the host program carries the same reservation
+    unused, so both backends run one plan); with `report`, the cost report
+    (JSON) of the planned step is written there."""
+    opts = [f"strategy={strategy}", "plan-memory", "verify-plan", "profile=h200",
+            "device-workspace=cuda"]
     if budget and strategy != "none":
         opts.insert(0, f"budget={budget}")
     text = "builtin.module(ckpt-pipeline{" + " ".join(opts) + "}"
