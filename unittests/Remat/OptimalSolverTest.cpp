@@ -51,13 +51,14 @@ int64_t noRecomputePeak(const Problem &problem) {
   return evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
 }
 
-/// Compares the scalable engine with the MILP on random chains; returns the
-/// fraction of MILP-proven instances where the engine is as cheap. Every
-/// schedule the engine returns must fit, and `optimal` (which certifies
-/// small problems with the MILP) must always match.
+/// Compares the scalable engines with the MILP on random chains: on every
+/// MILP-proven instance the scalable engines together (`optimal` without the
+/// exact engines) and `optimal` itself must be as cheap; returns the fraction
+/// where the segment-chain engine alone is. Every schedule it returns must
+/// fit.
 double compareOnChains(ChainReads reads, int trials) {
   std::mt19937 rng(7);
-  int compared = 0, worse = 0;
+  int compared = 0, worse = 0, scalableMatches = 0;
   for (int trial = 0; trial < trials; ++trial) {
     Problem problem = randomChain(rng, 3 + trial % 6, reads);
     int64_t peak = noRecomputePeak(problem);
@@ -79,6 +80,16 @@ double compareOnChains(ChainReads reads, int trials) {
         << describe(problem, budget) << "milp: " << describe(milp)
         << "\noptimal: " << describe(best);
     EXPECT_LE(best.lowerBound, best.cost + 1e-9);
+    // The scalable engines together (what `optimal exact-engines=false`
+    // runs: segment chain, greedy, baselines) must match the proven optimum.
+    OptimalOptions scalableOptions;
+    scalableOptions.exactEngines = false;
+    SolveResult scalable = solveOptimal(problem, budget, scalableOptions);
+    bool matches = scalable.hasSchedule() && scalable.cost <= milp.cost + 1e-9;
+    scalableMatches += matches;
+    EXPECT_TRUE(matches) << describe(problem, budget) << "milp: "
+                         << describe(milp)
+                         << "\nscalable engines: " << describe(scalable);
     if (!chain.hasSchedule() || chain.cost > milp.cost + 1e-9) {
       ++worse;
       if (getenv("CKPT_SHOW_CHAIN_GAPS"))
@@ -87,14 +98,19 @@ double compareOnChains(ChainReads reads, int trials) {
     }
   }
   double agree = compared ? 1 - double(worse) / compared : 0;
-  std::printf("chains: %d compared, engine as cheap as the MILP on %.1f%%\n",
-              compared, 100 * agree);
+  std::printf("chains: %d compared, as cheap as the MILP: the scalable "
+              "engines together on %d, the segment-chain engine alone on "
+              "%.1f%%\n",
+              compared, scalableMatches, 100 * agree);
   EXPECT_GT(compared, trials * 9 / 10);
   return agree;
 }
 
-// Measured agreement rates (seed 7): input-reading 99%, output-reading 98%,
-// mixed 96%; the thresholds guard against regressions.
+// The scalable engines together match the MILP on every proven chain
+// (asserted above). The segment-chain engine alone (seed 7): input-reading
+// 99%, output-reading 98%, mixed 96%; the thresholds guard against
+// regressions. Its misses keep a small value across a recomputed prefix,
+// which its segment options do not express; the other engines cover them.
 TEST(SegmentChain, InputReadingChainsAgreeWithMilp) {
   EXPECT_GE(compareOnChains(ChainReads::Input, 100), 0.98);
 }
