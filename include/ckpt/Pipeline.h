@@ -81,7 +81,8 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
 /// by the memory simulation, then (with `plan-memory`) the memory plan. With
 /// a budget, the planned arena must fit it: if fragmentation or alignment
 /// push it over, placement is re-run from the original function with the
-/// target lowered by the excess, at most `max-resolves` times, and the
+/// target lowered by the excess (at least one alignment unit, doubling with
+/// every miss), at most `max-resolves` times, and the
 /// pipeline fails saying by how much the arena misses the budget. With
 /// `device-workspace`, `ckpt-reserve-device-workspace` first marks every
 /// function with the device scratch its runtime holds, so the peak, the

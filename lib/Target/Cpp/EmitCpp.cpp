@@ -510,6 +510,14 @@ LogicalResult mlir::ckpt::exportStepToCpp(func::FuncOp func,
            << ": its device workspace is at arena offset "
            << model->deviceWorkspaceOffset
            << ", which is not 256-byte aligned (plan with alignment=256)";
+  if (flavor.cuda && model->deviceWorkspace == 0)
+    func.emitWarning()
+        << "the memory plan of @" << model->name
+        << " does not count the CUDA runtime's scratch block ("
+        << kCudaDeviceScratchBytes
+        << " bytes, the cuBLASLt workspace): it is placed after the planned "
+           "arena, outside the budget; plan with device-workspace=cuda to "
+           "count it";
   out.sourceSuffix = flavor.cuda ? ".cu" : ".cpp";
   out.source = generateSource(*model, out.fileStem, flavor);
   out.header = generateHeader(*model, out.fileStem, flavor);
