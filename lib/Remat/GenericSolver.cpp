@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <tuple>
 
@@ -55,6 +56,11 @@ struct Move {
   int32_t stage = -1;
   bool keepInputs = false;
   double estimate = 0;
+  /// Instead of changing a gap: keep group `extend` alive past its last
+  /// read until `stage` (-1: not such a move).
+  int32_t extend = -1;
+
+  bool isSet() const { return gap >= 0 || extend >= 0; }
 };
 
 /// What applying a move changed, to undo it.
@@ -168,6 +174,15 @@ private:
 
   int64_t work = 0;
   int64_t evaluations = 0;
+  /// How the descent picks moves: by excess removed alone (the fallback
+  /// for tight budgets) instead of per unit of added cost, and how many
+  /// times `candidatesPerStep` it evaluates per round.
+  bool feasibilityFirst = false;
+  size_t widen = 1;
+  /// Work beyond which a descent gives up (the fallbacks' cap), and whether
+  /// one did.
+  int64_t descentLimit = std::numeric_limits<int64_t>::max();
+  bool descentCapped = false;
 };
 
 } // namespace
@@ -345,6 +360,27 @@ std::vector<Move> GenericSearch::collectMoves(const Figures &at,
   const int32_t peakGroup = groups.groupOf[order[P]];
   const Node &peakNode = problem.nodes[order[P]];
   std::vector<int32_t> seen;
+  if (feasibilityFirst && peakGroup != tp && groups.recomputable[peakGroup]) {
+    // The peak is a recomputation in this stage, whose own inputs may be
+    // transient copies here. Avoid it: keep the buffer instead (past its
+    // last read when it is dead here), or recompute it in an earlier stage
+    // of its gap.
+    int32_t gap = gapAt(peakGroup, tp);
+    double bytes =
+        std::max<double>(1, static_cast<double>(groupBytes[peakGroup]));
+    if (gap < 0 && !outputGroup[peakGroup] && extendedTo[peakGroup] < tp) {
+      moves.push_back({-1, tp, false, 0, peakGroup});
+    } else if (gap >= 0 && rec[gap] >= tp && !tabu[gap]) {
+      moves.push_back({gap, -1, false, 0});
+      int32_t start = gapStart(gap);
+      int32_t earlier[] = {start + 1, (start + 1 + tp) / 2, tp - 1};
+      for (int32_t i = 0; i < 3; ++i)
+        if (earlier[i] > start && earlier[i] < tp &&
+            (i == 0 || earlier[i] != earlier[i - 1]))
+          moves.push_back({gap, earlier[i], false,
+                           estimateCost(peakGroup, earlier[i]) / bytes});
+    }
+  }
   for (int64_t s = 0; s < P; ++s) {
     if (until[s] < P)
       continue;
@@ -382,6 +418,11 @@ std::vector<Move> GenericSearch::collectMoves(const Figures &at,
 Undo GenericSearch::apply(const Move &move) {
   Undo undo;
   undo.gap = move.gap;
+  if (move.extend >= 0) {
+    undo.extensions.push_back({move.extend, extendedTo[move.extend]});
+    extendedTo[move.extend] = std::max(extendedTo[move.extend], move.stage);
+    return undo;
+  }
   undo.stage = rec[move.gap];
   if (move.keepInputs)
     for (int32_t d : depGroups[gapGroup[move.gap]])
@@ -394,26 +435,33 @@ Undo GenericSearch::apply(const Move &move) {
 }
 
 void GenericSearch::revert(const Undo &undo) {
-  rec[undo.gap] = undo.stage;
+  if (undo.gap >= 0)
+    rec[undo.gap] = undo.stage;
   for (auto it = undo.extensions.rbegin(); it != undo.extensions.rend(); ++it)
     extendedTo[it->first] = it->second;
 }
 
 bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
-  const size_t K = static_cast<size_t>(std::max(1, options.candidatesPerStep));
+  const size_t K =
+      static_cast<size_t>(std::max(1, options.candidatesPerStep)) * widen;
   // Moves that remove no excess are allowed a limited number of times, each
   // on a gap not changed since (so the descent ends): one move can shift the
   // peak to where a second one removes it.
   int32_t sideways = 0;
   while (!current.fits) {
+    if (work > descentLimit) {
+      descentCapped = true;
+      return false;
+    }
     std::vector<Move> moves = collectMoves(current, tabu);
     // Evaluate the most promising moves exactly; take the one that removes
-    // the most excess per unit of added cost. If none of the first K removes
-    // excess, look further down the list.
+    // the most excess per unit of added cost (feasibility first: the most
+    // excess). If none of the first K removes excess, look further down the
+    // list.
     Move best, side;
     Figures bestFigures, sideFigures;
     double bestScore = std::numeric_limits<double>::infinity();
-    for (size_t first = 0; first < moves.size() && best.gap < 0; first += K) {
+    for (size_t first = 0; first < moves.size() && !best.isSet(); first += K) {
       for (size_t i = first; i < std::min(moves.size(), first + K); ++i) {
         const Move &move = moves[i];
         Undo undo = apply(move);
@@ -424,7 +472,7 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
           // A sideways move must not add excess, or must lower the peak.
           if (removed < 0 && f.peak >= current.peak)
             continue;
-          if (side.gap < 0 || std::tie(f.peak, f.excess, f.cost) <
+          if (!side.isSet() || std::tie(f.peak, f.excess, f.cost) <
                                   std::tie(sideFigures.peak, sideFigures.excess,
                                            sideFigures.cost)) {
             side = move;
@@ -432,7 +480,9 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
           }
           continue;
         }
-        double score = std::max(0.0, f.cost - current.cost) / removed;
+        double score = feasibilityFirst
+                           ? -removed
+                           : std::max(0.0, f.cost - current.cost) / removed;
         if (score < bestScore) {
           bestScore = score;
           best = move;
@@ -440,13 +490,14 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
         }
       }
     }
-    if (best.gap < 0) {
-      if (side.gap < 0 || ++sideways > options.maxSidewaysMoves) {
+    if (!best.isSet()) {
+      if (!side.isSet() || ++sideways > options.maxSidewaysMoves) {
         return false;
       }
       best = side;
       bestFigures = sideFigures;
-      tabu[side.gap] = true;
+      if (side.gap >= 0)
+        tabu[side.gap] = true;
     }
     apply(best);
     current = bestFigures;
@@ -671,7 +722,39 @@ SolveResult GenericSearch::run() {
   SolveResult result;
   std::vector<bool> noTabu(rec.size(), false);
   Figures current = buildAndEvaluate();
-  if (!descend(current, noTabu)) {
+  bool descended = descend(current, noTabu);
+  // Tight budgets: descents that evaluate more candidates per round and
+  // pick moves by the excess they remove alone (feasibility first; the
+  // local search below recovers cost), then by cost per excess removed.
+  // The first that fits is kept. Each may spend an eighth of the work cap
+  // or twice what the first descent spent, whichever is more, all together
+  // twice the work cap; they stop once one runs out (the others would too).
+  // The work they spend does not count against the local search.
+  static const std::pair<bool, size_t> fallbacks[] = {
+      {true, 3}, {true, 4}, {true, 6}, {true, 2},
+      {true, 8}, {true, 1}, {false, 2}, {false, 4}};
+  const int32_t fallbackCount =
+      std::min<int32_t>(options.fallbackDescents, std::size(fallbacks));
+  const int64_t constructionWork = work;
+  const int64_t share = std::max(options.maxWork / 8, 2 * work);
+  const int64_t fallbackEnd = work + 2 * options.maxWork;
+  int32_t fallbackUsed = 0;
+  for (int32_t i = 0; i < fallbackCount && !descended && !descentCapped;
+       ++i) {
+    fallbackUsed = i + 1;
+    std::fill(rec.begin(), rec.end(), -1);
+    std::fill(extendedTo.begin(), extendedTo.end(), -1);
+    feasibilityFirst = fallbacks[i].first;
+    widen = fallbacks[i].second;
+    descentLimit = std::min(work + share, fallbackEnd);
+    current = buildAndEvaluate();
+    descended = descend(current, noTabu);
+  }
+  feasibilityFirst = false;
+  widen = 1;
+  descentLimit = std::numeric_limits<int64_t>::max();
+  work = constructionWork;
+  if (!descended) {
     // Tight budgets: the eviction simulation may still find a plan.
     result.schedule = scheduleByEviction();
     if (!result.schedule.order.empty() &&
@@ -764,6 +847,8 @@ SolveResult GenericSearch::run() {
                    std::to_string(rec.size()) + ", " +
                    std::to_string(evaluations) + " evaluations, " +
                    std::to_string(kicks) + " kicks";
+  if (fallbackUsed > 0)
+    result.message += ", fallback descent " + std::to_string(fallbackUsed);
   return result;
 }
 

@@ -143,8 +143,12 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
       incumbent.offer(scheduleDroppingNodes(problem, greedy.drop), "greedy");
   }
 
-  // Problems without a training form: the generic engine.
-  if (runGeneric) {
+  // Problems without a training form: the generic engine. On training-form
+  // problems (Auto) it is the last resort when the engines above found no
+  // plan: its eviction and recomputation of forward values for later
+  // forward reads may fit where they do not.
+  if (runGeneric || (options.generic == OptimalOptions::Generic::Auto &&
+                     !incumbent.best.hasSchedule())) {
     SolveResult generic = times.time("generic", [&] {
       return solveGeneric(problem, budgetBytes, options.genericOptions);
     });

@@ -25,7 +25,12 @@
 // a buffer there is a candidate move; the cheapest by estimated recompute
 // cost per byte are evaluated exactly, and the one that removes the most
 // excess (live bytes over the budget, summed over steps) per unit of added
-// cost is applied, until the peak fits. Then local improvement: undo drops,
+// cost is applied, until the peak fits. Where that descent gets stuck (tight
+// budgets), it starts over up to `fallbackDescents` times, evaluating more
+// candidates per step, taking the move that removes the most excess whatever
+// it costs (feasibility first), and also trying to keep, or recompute
+// earlier, a value whose recomputation in the peak stage sets the peak;
+// the first plan that fits goes on. Then local improvement: undo drops,
 // move recomputation stages, and an iterated "release one drop, descend
 // again" search, all under a deterministic work cap.
 //
@@ -62,6 +67,10 @@ struct GenericOptions {
   int32_t maxKicks = 400;
   /// Moves per descent that remove no excess (each on a different gap).
   int32_t maxSidewaysMoves = 400;
+  /// Descents tried, in a fixed order, when the first one finds no plan
+  /// within the budget (at most 8; 0: none). Together they may spend twice
+  /// `maxWork`; the local search still has its own after them.
+  int32_t fallbackDescents = 8;
 };
 
 /// Solves `problem` under `budgetBytes` (fixed bytes included) as described

@@ -41,7 +41,8 @@ struct OptimalOptions {
   /// When the generic engine (GenericSolver.h) runs.
   enum class Generic {
     /// On problems not in training form (`isTrainingForm`), where the
-    /// segment chain and the drop-set searches find nothing to recompute.
+    /// segment chain and the drop-set searches find nothing to recompute;
+    /// on the others when no other engine found a plan.
     Auto,
     /// On every problem.
     Always,
