@@ -78,6 +78,8 @@ if config.ckpt_nvcc and os.path.exists(config.ckpt_nvcc) and os.path.exists(cuda
         "-O0 -std=c++17 -arch=sm_90 -Xcompiler=-fexceptions,-frtti,-Wall,-Wextra,-Werror "
         + "-I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "include"))
         + " -I" + shlex.quote(os.path.join(config.ckpt_src_root, "runtime", "cuda", "include")))
+    # The first line is the device runtime's archive (test/CMakeLists.txt).
+    config.substitutions.append(("%cuda_runtime_archive", shlex.quote(libs[0])))
     config.substitutions.append(("%nvcc_link_libs", link_libs))
     config.substitutions.append(("%nvcc_flags", nvcc_flags))
     # The same two as one shell word each, for drivers that take them as
