@@ -48,12 +48,12 @@ build=$out/build
 mkdir -p "$build/obj" "$build/bin"
 
 # 1. The runtimes (-O3, sm_$arch): the device runtime and, of the host
-# runtime, what it and the runner use (attributes, bundles, Philox). The
-# host kernels (OpenBLAS, which a GPU image may lack) are not needed.
+# runtime, what it and the runner use (arena ledger, attributes, bundles,
+# Philox). The host kernels (OpenBLAS, which a GPU image may lack) are not needed.
 flags=(-std=c++17 "-gencode=arch=compute_$arch,code=sm_$arch" -Xcompiler=-fexceptions,-frtti
        -I"$root/runtime/include" -I"$root/runtime/lib" -I"$root/runtime/cuda/include"
        -I"$root/runtime/cuda/lib")
-sources=("$root"/runtime/lib/{Attrs,TensorBundle,Philox}.cpp "$root"/runtime/cuda/lib/*.cpp
+sources=("$root"/runtime/lib/{ArenaLedger,Attrs,TensorBundle,Philox}.cpp "$root"/runtime/cuda/lib/*.cpp
          "$root"/runtime/cuda/lib/*.cu)
 printf '%s\n' "${sources[@]}" | xargs -P "$jobs" -I{} sh -c \
   'f="$1"; shift; "$@" -O3 -c "$f" -o "$0/obj/$(basename "$f").o"' \

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "ckpt/Runtime/Session.h"
 
+#include "ckpt/Runtime/ArenaLedger.h"
+
 #include "KernelSupport.h"
 #include "ckpt/Runtime/Kernels.h"
 
@@ -63,10 +65,6 @@ std::string describeOp(const OpInfo &op) {
   return s;
 }
 
-std::string range(uint64_t offset, uint64_t bytes) {
-  return "[" + std::to_string(offset) + ", " + std::to_string(offset + bytes) + ")";
-}
-
 } // namespace
 
 struct Session::Impl {
@@ -78,29 +76,22 @@ struct Session::Impl {
   std::vector<AlignedBuffer> argBuffers, resultBuffers;
   std::vector<void *> argPtrs, resultPtrs;
 
-  /// Live ranges by offset: end and reference count (an exact re-acquire is
-  /// an in-place reuse and bumps the count).
-  struct Live {
-    uint64_t end;
-    int refs;
-  };
-  std::map<uint64_t, Live> live;
-  uint64_t bytesInUse = 0;
+  /// The step's arena accounting (acquire/release/segments).
+  ArenaLedger ledger;
   Stats stats;
-  int openSegment = -1;
   const OpInfo *lastOp = nullptr;
-  /// A plan violation seen by acquire/release/segments, reported when the
-  /// next op is about to run (naming it) or at the end of the step.
-  std::string pending;
 
-  void violation(const std::string &message) {
-    if (pending.empty())
-      pending = message;
+  /// Copies the ledger's figures into `stats`.
+  void syncStats() {
+    stats.peakBytesInUse = ledger.peakBytesInUse();
+    stats.highWaterBytes = ledger.highWaterBytes();
+    stats.segmentsRun = ledger.segmentsRun();
   }
+  /// Throws the pending plan violation, saying where it was seen.
   [[noreturn]] void raise(const std::string &where) {
-    std::string msg = "plan violation " + where + ": " + pending;
-    pending.clear();
-    throw std::runtime_error(msg);
+    syncStats();
+    throw std::runtime_error("plan violation " + where + ": " +
+                             ledger.takeViolation());
   }
   bool inOwned(const void *p, size_t bytes) const {
     auto a = reinterpret_cast<uintptr_t>(p);
@@ -156,7 +147,7 @@ Session::Session(const StepProgram &program, SessionOptions options)
       }
       if (static_cast<uint64_t>(b.offset) + bytes > s.arenaSize)
         throw std::invalid_argument(std::string(kind) + " '" + b.name + "' at " +
-                                    range(b.offset, bytes) +
+                                    describeRange(b.offset, bytes) +
                                     " lies outside the arena of " +
                                     std::to_string(s.arenaSize) + " bytes");
       ptrs[i] = s.arena + b.offset;
@@ -224,13 +215,10 @@ void Session::run() {
   // tile one single-threaded OpenBLAS call: OpenBLAS's own threading gives
   // different bits for different thread counts.
   openblas_set_num_threads(1);
-  s.live.clear();
-  s.bytesInUse = 0;
+  s.ledger.reset(s.arenaSize);
   s.stats = Stats();
   s.stats.arenaBytes = s.arenaSize;
-  s.openSegment = -1;
   s.lastOp = nullptr;
-  s.pending.clear();
   // Arguments in the arena are live for the whole step; generated code never
   // acquires or releases them. Their sizes are rounded up to the plan's
   // alignment, as the planner (and the generated acquire/release calls)
@@ -242,15 +230,14 @@ void Session::run() {
       acquire(static_cast<uint64_t>(b.offset),
               (bindingBytes(b) + align - 1) / align * align);
   }
-  if (!s.pending.empty())
+  if (!s.ledger.violation().empty())
     s.raise("in the step's arguments");
   prog.run(*this);
-  if (s.openSegment >= 0)
-    s.violation("recompute segment " + std::to_string(s.openSegment) +
-                " was never closed");
-  if (!s.pending.empty())
+  s.ledger.finish();
+  if (!s.ledger.violation().empty())
     s.raise("at the end of the step" +
             (s.lastOp ? " (after " + describeOp(*s.lastOp) + ")" : std::string()));
+  s.syncStats();
 }
 
 //===----------------------------------------------------------------------===//
@@ -276,86 +263,32 @@ void *ExecContext::result(uint64_t index) const {
 }
 
 void ExecContext::acquire(uint64_t offset, uint64_t bytes) {
-  Session::Impl &s = *static_cast<Session &>(*this).impl;
-  if (bytes == 0)
-    return;
-  if (offset + bytes > s.arenaSize || offset + bytes < offset) {
-    s.violation("acquire of " + range(offset, bytes) +
-                " outside the arena of " + std::to_string(s.arenaSize) + " bytes");
-    return;
-  }
-  auto it = s.live.find(offset);
-  if (it != s.live.end() && it->second.end == offset + bytes) {
-    ++it->second.refs; // In-place reuse: the same storage, counted once.
-    return;
-  }
-  // The live range starting at or before `offset`, and the one after it.
-  auto next = s.live.lower_bound(offset);
-  if (next != s.live.end() && next->first < offset + bytes) {
-    s.violation("acquire of " + range(offset, bytes) + " overlaps the live range " +
-                range(next->first, next->second.end - next->first));
-    return;
-  }
-  if (next != s.live.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second.end > offset) {
-      s.violation("acquire of " + range(offset, bytes) +
-                  " overlaps the live range " +
-                  range(prev->first, prev->second.end - prev->first));
-      return;
-    }
-  }
-  s.live.emplace(offset, Session::Impl::Live{offset + bytes, 1});
-  s.bytesInUse += bytes;
-  s.stats.peakBytesInUse = std::max(s.stats.peakBytesInUse, s.bytesInUse);
-  s.stats.highWaterBytes = std::max(s.stats.highWaterBytes, offset + bytes);
+  static_cast<Session &>(*this).impl->ledger.acquire(offset, bytes);
 }
 
 void ExecContext::release(uint64_t offset, uint64_t bytes) {
-  Session::Impl &s = *static_cast<Session &>(*this).impl;
-  if (bytes == 0)
-    return;
-  auto it = s.live.find(offset);
-  if (it == s.live.end() || it->second.end != offset + bytes) {
-    s.violation("release of " + range(offset, bytes) + ", which is not live");
-    return;
-  }
-  if (--it->second.refs > 0)
-    return;
-  s.bytesInUse -= bytes;
-  s.live.erase(it);
+  static_cast<Session &>(*this).impl->ledger.release(offset, bytes);
 }
 
 void ExecContext::beginSegment(int id) {
-  Session::Impl &s = *static_cast<Session &>(*this).impl;
-  if (s.openSegment >= 0)
-    s.violation("recompute segment " + std::to_string(id) +
-                " begins inside segment " + std::to_string(s.openSegment));
-  s.openSegment = id;
-  ++s.stats.segmentsRun;
+  static_cast<Session &>(*this).impl->ledger.beginSegment(id);
 }
 
 void ExecContext::endSegment(int id) {
-  Session::Impl &s = *static_cast<Session &>(*this).impl;
-  if (s.openSegment != id)
-    s.violation("end of recompute segment " + std::to_string(id) +
-                (s.openSegment >= 0
-                     ? " while segment " + std::to_string(s.openSegment) + " is open"
-                     : std::string(" that was never begun")));
-  s.openSegment = -1;
+  static_cast<Session &>(*this).impl->ledger.endSegment(id);
 }
 
 void ExecContext::call(const OpInfo &op, KernelFn kernel, TensorList operands,
                        TensorList results, const Attrs &attrs,
                        const Tensor &workspace) {
   Session::Impl &s = *static_cast<Session &>(*this).impl;
-  if (!s.pending.empty())
+  if (!s.ledger.violation().empty())
     s.raise("before " + describeOp(op));
-  if (op.recompute && op.segment >= 0 && s.openSegment >= 0 &&
-      op.segment != s.openSegment)
+  int open = s.ledger.openSegmentId();
+  if (op.recompute && op.segment >= 0 && open >= 0 && op.segment != open)
     throw std::runtime_error(describeOp(op) + " belongs to recompute segment " +
                              std::to_string(op.segment) + " but segment " +
-                             std::to_string(s.openSegment) + " is open");
+                             std::to_string(open) + " is open");
   // Every buffer a kernel touches must be the arena or a bound buffer.
   auto check = [&](const Tensor &t, const char *kind, size_t i) {
     if (t.present() && !s.inOwned(t.data, t.bytes()))

@@ -110,79 +110,17 @@ void *CudaExecContext::result(uint64_t index) const {
   return state->resultPtrs[index];
 }
 
-static std::string range(uint64_t offset, uint64_t bytes) {
-  return "[" + std::to_string(offset) + ", " + std::to_string(offset + bytes) +
-         ")";
-}
-
 void CudaExecContext::acquire(uint64_t offset, uint64_t bytes) {
-  Impl &s = *state;
-  if (bytes == 0)
-    return;
-  if (offset + bytes < offset || offset + bytes > s.program->step.arenaSize) {
-    s.violation("acquire of " + range(offset, bytes) +
-                " outside the arena of " +
-                std::to_string(s.program->step.arenaSize) + " bytes");
-    return;
-  }
-  auto it = s.live.find(offset);
-  if (it != s.live.end() && it->second.end == offset + bytes) {
-    ++it->second.refs; // In-place reuse: the same storage, counted once.
-    return;
-  }
-  // The live range starting at or after `offset`, and the one before it.
-  auto next = s.live.lower_bound(offset);
-  if (next != s.live.end() && next->first < offset + bytes) {
-    s.violation("acquire of " + range(offset, bytes) +
-                " overlaps the live range " +
-                range(next->first, next->second.end - next->first));
-    return;
-  }
-  if (next != s.live.begin()) {
-    auto prev = std::prev(next);
-    if (prev->second.end > offset) {
-      s.violation("acquire of " + range(offset, bytes) +
-                  " overlaps the live range " +
-                  range(prev->first, prev->second.end - prev->first));
-      return;
-    }
-  }
-  s.live.emplace(offset, Impl::Live{offset + bytes, 1});
-  s.liveBytes += bytes;
-  s.stats.peakBytesInUse = std::max(s.stats.peakBytesInUse, s.liveBytes);
-  s.stats.highWaterBytes = std::max(s.stats.highWaterBytes, offset + bytes);
+  state->ledger.acquire(offset, bytes);
 }
 
 void CudaExecContext::release(uint64_t offset, uint64_t bytes) {
-  Impl &s = *state;
-  if (bytes == 0)
-    return;
-  auto it = s.live.find(offset);
-  if (it == s.live.end() || it->second.end != offset + bytes) {
-    s.violation("release of " + range(offset, bytes) + ", which is not live");
-    return;
-  }
-  if (--it->second.refs > 0)
-    return;
-  s.liveBytes -= bytes;
-  s.live.erase(it);
+  state->ledger.release(offset, bytes);
 }
 
-void CudaExecContext::beginSegment(int id) {
-  if (state->openSegment >= 0)
-    state->violation("recompute segment " + std::to_string(id) +
-                     " begins inside segment " +
-                     std::to_string(state->openSegment));
-  state->openSegment = id;
-  ++state->stats.segmentsRun;
-}
+void CudaExecContext::beginSegment(int id) { state->ledger.beginSegment(id); }
 
-void CudaExecContext::endSegment(int id) {
-  if (state->openSegment != id)
-    state->violation("recompute segment " + std::to_string(id) +
-                     " ends but is not open");
-  state->openSegment = -1;
-}
+void CudaExecContext::endSegment(int id) { state->ledger.endSegment(id); }
 
 static int phaseSlot(const OpInfo &op) {
   if (op.recompute)
@@ -202,9 +140,9 @@ void CudaExecContext::call(const OpInfo &op, CudaKernelFn kernel,
                            TensorList operands, TensorList results,
                            const Attrs &attrs, const Tensor &workspace) {
   Impl &s = *state;
-  if (!s.pending.empty())
-    throw CudaError("plan error: " + s.pending + " (before " + describeOp(&op) +
-                    ")");
+  if (!s.ledger.violation().empty())
+    throw CudaError("plan error: " + s.ledger.takeViolation() + " (before " +
+                    describeOp(&op) + ")");
   s.currentOp = &op;
   s.lastOp = &op;
   bool timed = s.options.timePhases;
@@ -399,15 +337,12 @@ void CudaSession::run() {
   Impl &s = *state;
   CudaStats &st = s.stats;
   CHECK_CUDA(cudaSetDevice(s.options.device));
-  st.peakBytesInUse = st.highWaterBytes = 0;
-  st.opsRun = st.recomputedOps = st.segmentsRun = 0;
+  st.opsRun = st.recomputedOps = 0;
   st.forwardSeconds = st.recomputeSeconds = st.backwardSeconds =
       st.optimizerSeconds = st.stepSeconds = 0;
-  s.live.clear();
-  s.liveBytes = 0;
+  s.ledger.reset(prog.step.arenaSize);
   s.eventPairsUsed = 0;
   s.eventPhase.clear();
-  s.openSegment = -1;
   auto start = std::chrono::steady_clock::now();
   try {
     prog.run(*this);
@@ -417,12 +352,13 @@ void CudaSession::run() {
     throw;
   }
   CHECK_CUDA(cudaStreamSynchronize(s.stream));
-  if (s.openSegment >= 0)
-    s.violation("recompute segment " + std::to_string(s.openSegment) +
-                " was never closed");
-  if (!s.pending.empty())
+  s.ledger.finish();
+  st.peakBytesInUse = s.ledger.peakBytesInUse();
+  st.highWaterBytes = s.ledger.highWaterBytes();
+  st.segmentsRun = s.ledger.segmentsRun();
+  if (!s.ledger.violation().empty())
     throw CudaError(
-        "plan error at the end of the step: " + s.pending +
+        "plan error at the end of the step: " + s.ledger.takeViolation() +
         (s.lastOp ? " (after " + describeOp(s.lastOp) + ")" : std::string()));
   CHECK_CUDA(cudaGetLastError());
   st.stepSeconds =

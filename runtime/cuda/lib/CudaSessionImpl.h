@@ -8,6 +8,7 @@
 #define CKPT_RUNTIME_CUDA_LIB_CUDASESSIONIMPL_H
 
 #include "ckpt/Runtime/Cuda/CudaSession.h"
+#include "ckpt/Runtime/ArenaLedger.h"
 
 #include <cublasLt.h>
 #include <cuda_runtime.h>
@@ -39,22 +40,10 @@ struct CudaExecContext::Impl {
   cublasLtHandle_t blasLt = nullptr;
   std::map<std::string, GemmAlgo> gemmAlgos;
 
-  // Lifetime accounting (the host Session's rules): live ranges by offset,
-  // with a reference count for exact re-acquires (in-place reuse).
-  struct Live {
-    uint64_t end;
-    int refs;
-  };
-  std::map<uint64_t, Live> live;
-  uint64_t liveBytes = 0;
-  /// The first plan violation seen by acquire/release/segments; raised before
-  /// the next kernel call (naming it) or at the end of the step.
-  std::string pending;
+  /// Lifetime accounting (the host Session's): its first plan violation is
+  /// raised before the next kernel call (naming it) or at the end of the step.
+  ArenaLedger ledger;
   const OpInfo *lastOp = nullptr;
-  void violation(const std::string &message) {
-    if (pending.empty())
-      pending = message;
-  }
 
   // Event timing: pairs recorded this step, with the phase slot (0 forward,
   // 1 recompute, 2 backward, 3 optimizer).
@@ -63,7 +52,6 @@ struct CudaExecContext::Impl {
   size_t eventPairsUsed = 0;
 
   const OpInfo *currentOp = nullptr;
-  int openSegment = -1;
   CudaStats stats;
 
   Impl() = default;
