@@ -113,6 +113,8 @@ private:
   void build();
   void need(int32_t d, int32_t t);
   void mark(int32_t g, int32_t t);
+  /// Reorders `pending`, the recomputations of stage t, depth first.
+  void orderDepthFirst(int32_t t);
   /// Evaluates `order` exactly as `evaluateSchedule` does.
   Figures evaluate();
   Figures buildAndEvaluate() {
@@ -129,8 +131,16 @@ private:
   }
   Undo apply(const Move &move);
   void revert(const Undo &undo);
+  /// The candidate moves at the peak of `at` (and at the highest steps of
+  /// up to `peakSteps - 1` other stages over the budget), most promising
+  /// first.
   std::vector<Move> collectMoves(const Figures &at,
                                  const std::vector<bool> &tabu);
+  /// Appends the moves that lower the live bytes at step P: drop a gap
+  /// holding a buffer across it (one move per gap in `seen`), or, when P is
+  /// a recomputation, keep or move it.
+  void collectMovesAt(int64_t P, const std::vector<bool> &tabu,
+                      std::vector<int32_t> &seen, std::vector<Move> &moves);
   bool descend(Figures &current, std::vector<bool> tabu);
   /// Undoes drops (of `only`, or of every dropped gap when null), most
   /// expensive first, where the plan still fits at no higher cost; then
@@ -163,6 +173,15 @@ private:
   std::vector<std::vector<int32_t>> scheduledAt;
   std::vector<int32_t> computedStage, pending;
   std::vector<int32_t> order, stageOf;
+  /// Whether `build` orders each stage's recomputations depth first
+  /// (`orderDepthFirst`) instead of in problem order.
+  bool depthFirstStages = false;
+  /// Depth-first scratch: the recomputations of the stage each one reads,
+  /// and the memory it needs with them.
+  std::vector<std::vector<int32_t>> children;
+  std::vector<int64_t> stageNeed;
+  std::vector<int32_t> dfsOrder;
+  std::vector<std::pair<int32_t, size_t>> dfsStack;
 
   // Evaluator scratch.
   std::vector<int64_t> latest, until, freed;
@@ -179,6 +198,9 @@ private:
   /// times `candidatesPerStep` it evaluates per round.
   bool feasibilityFirst = false;
   size_t widen = 1;
+  /// Stages over the budget a descent collects moves at (the fallbacks
+  /// vary it).
+  int32_t peakSteps = 1;
   /// Work beyond which a descent gives up (the fallbacks' cap), and whether
   /// one did.
   int64_t descentLimit = std::numeric_limits<int64_t>::max();
@@ -232,6 +254,8 @@ GenericSearch::GenericSearch(const Problem &problem, int64_t budget,
   computedStage.assign(G, -1);
   latest.assign(problem.nodes.size(), -1);
   visitStamp.assign(G, 0);
+  children.assign(G, {});
+  stageNeed.assign(G, 0);
 }
 
 bool GenericSearch::liveAt(int32_t d, int32_t t) const {
@@ -274,9 +298,9 @@ void GenericSearch::build() {
       mark(g, t);
     for (int32_t d : depGroups[t])
       need(d, t);
-    // Recomputations in problem order (Checkmate's stage form), then the
-    // stage's own group.
     std::sort(pending.begin(), pending.end());
+    if (depthFirstStages && pending.size() > 1)
+      orderDepthFirst(t);
     pending.push_back(t);
     computedStage[t] = t;
     for (int32_t g : pending)
@@ -285,6 +309,67 @@ void GenericSearch::build() {
         stageOf.push_back(t);
       }
   }
+}
+
+void GenericSearch::orderDepthFirst(int32_t t) {
+  // `pending` is sorted. Estimate, bottom up, the memory each recomputation
+  // needs with its recomputed inputs computed one after another (each kept
+  // until it is read), the one that needs the most beyond its own output
+  // first (Sethi-Ullman order).
+  auto neediestFirst = [&](int32_t a, int32_t b) {
+    int64_t ka = stageNeed[a] - groupBytes[a];
+    int64_t kb = stageNeed[b] - groupBytes[b];
+    return ka != kb ? ka > kb : a > b;
+  };
+  for (int32_t g : pending) {
+    children[g].clear();
+    for (int32_t d : depGroups[g])
+      if (computedStage[d] == t)
+        children[g].push_back(d);
+    std::sort(children[g].begin(), children[g].end(), neediestFirst);
+    int64_t held = 0, need = 0;
+    for (int32_t d : children[g]) {
+      need = std::max(need, held + stageNeed[d]);
+      held += groupBytes[d];
+    }
+    stageNeed[g] = std::max(need, held + groupBytes[g]);
+  }
+  // Roots: every recomputation no other recomputation of the stage reads.
+  ++stamp;
+  std::vector<int32_t> &roots = children[t]; // t is not in `pending`.
+  roots.clear();
+  for (int32_t g : pending)
+    for (int32_t d : children[g])
+      visitStamp[d] = stamp;
+  for (int32_t g : pending)
+    if (visitStamp[g] != stamp)
+      roots.push_back(g);
+  std::sort(roots.begin(), roots.end(), neediestFirst);
+  // Post-order walk from the roots: each recomputation right after the ones
+  // it reads.
+  ++stamp;
+  dfsOrder.clear();
+  std::vector<std::pair<int32_t, size_t>> &stack = dfsStack;
+  for (int32_t root : roots) {
+    if (visitStamp[root] == stamp)
+      continue;
+    visitStamp[root] = stamp;
+    stack.assign(1, {root, 0});
+    while (!stack.empty()) {
+      auto &[g, next] = stack.back();
+      if (next < children[g].size()) {
+        int32_t d = children[g][next++];
+        if (visitStamp[d] != stamp) {
+          visitStamp[d] = stamp;
+          stack.push_back({d, 0});
+        }
+        continue;
+      }
+      dfsOrder.push_back(g);
+      stack.pop_back();
+    }
+  }
+  pending.swap(dfsOrder);
 }
 
 Figures GenericSearch::evaluate() {
@@ -355,11 +440,40 @@ std::vector<Move> GenericSearch::collectMoves(const Figures &at,
   std::vector<Move> moves;
   if (at.peakStep < 0)
     return moves;
-  const int64_t P = at.peakStep;
+  std::vector<int32_t> seen;
+  collectMovesAt(at.peakStep, tabu, seen, moves);
+  if (peakSteps > 1) {
+    // Also the highest step of the other stages over the budget, highest
+    // first: one of them may be the one to lower first.
+    std::vector<std::pair<int64_t, int64_t>> highest;
+    int64_t step = 0;
+    const int64_t steps = static_cast<int64_t>(order.size());
+    while (step < steps) {
+      int32_t stage = stageOf[step];
+      int64_t top = step;
+      for (; step < steps && stageOf[step] == stage; ++step)
+        if (live[step] > live[top])
+          top = step;
+      if (live[top] > budget && stage != stageOf[at.peakStep])
+        highest.push_back({-live[top], top});
+    }
+    std::sort(highest.begin(), highest.end());
+    for (size_t i = 0;
+         i + 1 < static_cast<size_t>(peakSteps) && i < highest.size(); ++i)
+      collectMovesAt(highest[i].second, tabu, seen, moves);
+  }
+  std::stable_sort(
+      moves.begin(), moves.end(),
+      [](const Move &a, const Move &b) { return a.estimate < b.estimate; });
+  return moves;
+}
+
+void GenericSearch::collectMovesAt(int64_t P, const std::vector<bool> &tabu,
+                                   std::vector<int32_t> &seen,
+                                   std::vector<Move> &moves) {
   const int32_t tp = stageOf[P];
   const int32_t peakGroup = groups.groupOf[order[P]];
   const Node &peakNode = problem.nodes[order[P]];
-  std::vector<int32_t> seen;
   if (feasibilityFirst && peakGroup != tp && groups.recomputable[peakGroup]) {
     // The peak is a recomputation in this stage, whose own inputs may be
     // transient copies here. Avoid it: keep the buffer instead (past its
@@ -409,10 +523,6 @@ std::vector<Move> GenericSearch::collectMoves(const Figures &at,
     if (deadInput)
       moves.push_back({gap, end, true, estimateCost(g, end, true) / bytes});
   }
-  std::stable_sort(
-      moves.begin(), moves.end(),
-      [](const Move &a, const Move &b) { return a.estimate < b.estimate; });
-  return moves;
 }
 
 Undo GenericSearch::apply(const Move &move) {
@@ -459,7 +569,7 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
     // excess). If none of the first K removes excess, look further down the
     // list.
     Move best, side;
-    Figures bestFigures, sideFigures;
+    Figures sideFigures;
     double bestScore = std::numeric_limits<double>::infinity();
     for (size_t first = 0; first < moves.size() && !best.isSet(); first += K) {
       for (size_t i = first; i < std::min(moves.size(), first + K); ++i) {
@@ -472,9 +582,10 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
           // A sideways move must not add excess, or must lower the peak.
           if (removed < 0 && f.peak >= current.peak)
             continue;
-          if (!side.isSet() || std::tie(f.peak, f.excess, f.cost) <
-                                  std::tie(sideFigures.peak, sideFigures.excess,
-                                           sideFigures.cost)) {
+          if (!side.isSet() ||
+              std::tie(f.peak, f.excess, f.cost) < std::tie(sideFigures.peak,
+                                                            sideFigures.excess,
+                                                            sideFigures.cost)) {
             side = move;
             sideFigures = f;
           }
@@ -486,7 +597,6 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
         if (score < bestScore) {
           bestScore = score;
           best = move;
-          bestFigures = f;
         }
       }
     }
@@ -495,12 +605,13 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
         return false;
       }
       best = side;
-      bestFigures = sideFigures;
       if (side.gap >= 0)
         tabu[side.gap] = true;
     }
     apply(best);
-    current = bestFigures;
+    // The next round's moves are read off the schedule of `rec` (its order,
+    // stages and lifetimes), not off the last candidate evaluated.
+    current = buildAndEvaluate();
   }
   build(); // Leave `order` describing `rec`.
   return true;
@@ -647,20 +758,23 @@ private:
     for (size_t i = 0; i < ready; ++i)
       --pinned[depGroups[g][i]];
     --pinned[g];
+    // A recomputation's inputs may go; g itself is read next by the caller
+    // (which pins it), so it stays.
     if (ok && !first)
-      release(g, now);
+      release(g, now, /*self=*/false);
     return ok;
   }
 
-  /// Frees g's inputs that no stage >= t reads (and g itself if unread).
-  void release(int32_t g, int32_t t) {
+  /// Frees g's inputs that no stage >= t reads (and, with `self`, g itself
+  /// if unread).
+  void release(int32_t g, int32_t t, bool self = true) {
     for (int32_t d : depGroups[g])
       if (resident[d] && !pinned[d] && !needed(d, t) &&
           groups.recomputable[d]) {
         resident[d] = false;
         live -= groupBytes[d];
       }
-    if (t > g && resident[g] && !pinned[g] && !needed(g, t)) {
+    if (self && t > g && resident[g] && !pinned[g] && !needed(g, t)) {
       resident[g] = false;
       live -= groupBytes[g];
     }
@@ -721,6 +835,8 @@ Schedule GenericSearch::scheduleByEviction() {
 SolveResult GenericSearch::run() {
   SolveResult result;
   std::vector<bool> noTabu(rec.size(), false);
+  depthFirstStages = false;
+  peakSteps = 1;
   Figures current = buildAndEvaluate();
   bool descended = descend(current, noTabu);
   // Tight budgets: descents that evaluate more candidates per round and
@@ -729,29 +845,44 @@ SolveResult GenericSearch::run() {
   // The first that fits is kept. Each may spend an eighth of the work cap
   // or twice what the first descent spent, whichever is more, all together
   // twice the work cap; they stop once one runs out (the others would too).
-  // The work they spend does not count against the local search.
-  static const std::pair<bool, size_t> fallbacks[] = {
-      {true, 3}, {true, 4}, {true, 6}, {true, 2},
-      {true, 8}, {true, 1}, {false, 2}, {false, 4}};
+  // If none fits, the same descents run again with each stage's
+  // recomputations in depth-first order (lower peaks, but the descents'
+  // paths differ, so it is not the default), with the same allowance. The
+  // work they spend does not count against the local search.
+  struct Fallback {
+    bool feasibilityFirst;
+    size_t widen;
+    int32_t peakSteps;
+  };
+  static const Fallback fallbacks[] = {
+      {true, 3, 1}, {true, 4, 2}, {true, 6, 1},  {true, 2, 3},
+      {true, 8, 2}, {true, 1, 1}, {false, 2, 1}, {false, 4, 2}};
   const int32_t fallbackCount =
       std::min<int32_t>(options.fallbackDescents, std::size(fallbacks));
   const int64_t constructionWork = work;
   const int64_t share = std::max(options.maxWork / 8, 2 * work);
-  const int64_t fallbackEnd = work + 2 * options.maxWork;
   int32_t fallbackUsed = 0;
-  for (int32_t i = 0; i < fallbackCount && !descended && !descentCapped;
-       ++i) {
-    fallbackUsed = i + 1;
-    std::fill(rec.begin(), rec.end(), -1);
-    std::fill(extendedTo.begin(), extendedTo.end(), -1);
-    feasibilityFirst = fallbacks[i].first;
-    widen = fallbacks[i].second;
-    descentLimit = std::min(work + share, fallbackEnd);
-    current = buildAndEvaluate();
-    descended = descend(current, noTabu);
+  for (int32_t round = 0; round < 2 && !descended && fallbackCount > 0;
+       ++round) {
+    const int64_t fallbackEnd = work + 2 * options.maxWork;
+    descentCapped = false;
+    for (int32_t i = round == 0 ? 0 : -1;
+         i < fallbackCount && !descended && !descentCapped; ++i) {
+      fallbackUsed = round * (fallbackCount + 1) + i + 1;
+      std::fill(rec.begin(), rec.end(), -1);
+      std::fill(extendedTo.begin(), extendedTo.end(), -1);
+      depthFirstStages = round == 1;
+      feasibilityFirst = i >= 0 && fallbacks[i].feasibilityFirst;
+      widen = i >= 0 ? fallbacks[i].widen : 1;
+      peakSteps = i >= 0 ? fallbacks[i].peakSteps : 1;
+      descentLimit = std::min(work + share, fallbackEnd);
+      current = buildAndEvaluate();
+      descended = descend(current, noTabu);
+    }
   }
   feasibilityFirst = false;
   widen = 1;
+  peakSteps = 1;
   descentLimit = std::numeric_limits<int64_t>::max();
   work = constructionWork;
   if (!descended) {
@@ -849,6 +980,8 @@ SolveResult GenericSearch::run() {
                    std::to_string(kicks) + " kicks";
   if (fallbackUsed > 0)
     result.message += ", fallback descent " + std::to_string(fallbackUsed);
+  if (depthFirstStages)
+    result.message += ", depth-first stages";
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include "ckpt/Remat/LowerBound.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <utility>
@@ -113,4 +114,121 @@ CostLowerBound mlir::ckpt::remat::computeCostLowerBound(const Problem &problem,
   }
   result.totalCost += best;
   return result;
+}
+
+namespace {
+
+/// The look-back search of `computeLookBackFloor` for one problem.
+class LookBack {
+public:
+  explicit LookBack(const Problem &problem) : problem(problem) {
+    const size_t n = problem.nodes.size();
+    deps.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      deps[i] = problem.nodes[i].deps;
+      std::sort(deps[i].begin(), deps[i].end());
+      deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
+    }
+  }
+
+  /// Bytes of a sorted set of nodes.
+  int64_t bytesOf(const std::vector<int32_t> &set) const {
+    int64_t sum = 0;
+    for (int32_t v : set)
+      sum += problem.nodes[v].bytes;
+    return sum;
+  }
+
+  /// The smallest, over the member h of `set` computed last, of the larger
+  /// of what is in memory while h is computed and the same looked back
+  /// `depth - 1` more steps; `set` (sorted, unique) is in memory at some
+  /// step, all computed earlier. Results <= `low` or >= `high` are only
+  /// known to be so (alpha-beta style).
+  int64_t lookBack(const std::vector<int32_t> &set, int32_t depth, int64_t low,
+                   int64_t high) {
+    if (set.empty() || depth <= 0)
+      return problem.fixedBytes;
+    const int64_t base = problem.fixedBytes + bytesOf(set);
+    // What is in memory while each member is computed.
+    std::vector<std::pair<int64_t, int32_t>> during;
+    during.reserve(set.size());
+    for (int32_t h : set) {
+      int64_t extra = problem.nodes[h].workspace;
+      for (int32_t d : deps[h])
+        if (!std::binary_search(set.begin(), set.end(), d))
+          extra += problem.nodes[d].bytes;
+      work += 1 + static_cast<int64_t>(deps[h].size());
+      during.push_back({base + extra, h});
+    }
+    std::sort(during.begin(), during.end());
+    int64_t best = high;
+    std::vector<int32_t> next;
+    for (const auto &[value, h] : during) {
+      if (value >= best)
+        break; // Sorted: no later member does better.
+      int64_t result = value;
+      if (depth > 1) {
+        next.clear();
+        std::set_union(set.begin(), set.end(), deps[h].begin(), deps[h].end(),
+                       std::back_inserter(next));
+        next.erase(std::find(next.begin(), next.end(), h));
+        result = std::max(
+            value, lookBack(next, depth - 1, std::max(low, value), best));
+      }
+      best = std::min(best, result);
+      if (best <= low)
+        break;
+    }
+    return best;
+  }
+
+  const Problem &problem;
+  std::vector<std::vector<int32_t>> deps;
+  int64_t work = 0;
+};
+
+} // namespace
+
+LookBackFloor mlir::ckpt::remat::computeLookBackFloor(const Problem &problem,
+                                                      int32_t depth,
+                                                      int64_t maxWork) {
+  LookBackFloor floor;
+  floor.bytes = problem.fixedBytes;
+  if (problem.validate())
+    return floor;
+  LookBack search(problem);
+  const int32_t n = static_cast<int32_t>(problem.nodes.size());
+  // Nodes with the largest plain floor first, so the bound rises early and
+  // prunes the rest.
+  std::vector<std::pair<int64_t, int32_t>> plain;
+  plain.reserve(n);
+  for (int32_t x = 0; x < n; ++x) {
+    const Node &node = problem.nodes[x];
+    plain.push_back({problem.fixedBytes + search.bytesOf(search.deps[x]) +
+                         node.bytes + node.workspace,
+                     x});
+  }
+  std::sort(plain.begin(), plain.end(), [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  for (const auto &[own, x] : plain) {
+    if (own > floor.bytes) {
+      floor.bytes = own;
+      floor.node = x;
+    }
+    if (depth <= 0)
+      continue;
+    if (search.work > maxWork) {
+      floor.capped = true;
+      break;
+    }
+    // x's inputs are in memory while x is computed, all computed earlier.
+    int64_t back = search.lookBack(search.deps[x], depth, floor.bytes,
+                                   std::numeric_limits<int64_t>::max());
+    if (back > floor.bytes) {
+      floor.bytes = back;
+      floor.node = x;
+    }
+  }
+  return floor;
 }

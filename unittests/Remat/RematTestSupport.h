@@ -1,6 +1,7 @@
 //===- RematTestSupport.h - Shared helpers of the remat unit tests -*- C++ -*-//
 //
-// Readable dumps of problems and results for failure messages.
+// Readable dumps of problems and results for failure messages, and the
+// smallest peak of any schedule of a tiny problem by brute force.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,8 +10,15 @@
 
 #include "ckpt/Remat/ExactSolvers.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <queue>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace mlir::ckpt::remat::testing {
 
@@ -44,6 +52,65 @@ inline std::string describe(const Problem &problem, int64_t budget) {
     os << "\n";
   }
   return os.str();
+}
+
+/// The smallest peak of any valid schedule of a problem of at most 12
+/// nodes, by a minimax shortest path over (next first computation, live
+/// set): a step computes the next node for the first time or recomputes a
+/// recomputable one, with its inputs live; any live value may be dropped at
+/// any time; the outputs must be live at the end. Not limited to the stage
+/// space of the exact engines.
+inline int64_t smallestPeakOfAnySchedule(const Problem &problem) {
+  const int n = static_cast<int>(problem.nodes.size());
+  const uint32_t all = (1u << n) - 1;
+  uint32_t outputs = 0;
+  std::vector<uint32_t> depMask(n, 0);
+  for (int v = 0; v < n; ++v) {
+    if (problem.nodes[v].isOutput)
+      outputs |= 1u << v;
+    for (int32_t d : problem.nodes[v].deps)
+      depMask[v] |= 1u << d;
+  }
+  auto bytesOf = [&](uint32_t set) {
+    int64_t sum = problem.fixedBytes;
+    for (int v = 0; v < n; ++v)
+      if (set >> v & 1)
+        sum += problem.nodes[v].bytes;
+    return sum;
+  };
+  const int64_t unreached = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> best(static_cast<size_t>(n + 1) << n, unreached);
+  using Entry = std::tuple<int64_t, int, uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  auto offer = [&](int64_t peak, int k, uint32_t live) {
+    size_t index = (static_cast<size_t>(k) << n) | live;
+    if (peak < best[index]) {
+      best[index] = peak;
+      queue.push({peak, k, live});
+    }
+  };
+  offer(problem.fixedBytes, 0, 0);
+  while (!queue.empty()) {
+    auto [peak, k, live] = queue.top();
+    queue.pop();
+    if (peak != best[(static_cast<size_t>(k) << n) | live])
+      continue;
+    if (k == n && (live & outputs) == outputs)
+      return peak;
+    for (int v = 0; v < n; ++v)
+      if (live >> v & 1)
+        offer(peak, k, live & ~(1u << v)); // drop v
+    for (int v = 0; v <= std::min(k, n - 1); ++v) {
+      if (v < k && !problem.nodes[v].recomputable)
+        continue;
+      if ((depMask[v] & live) != depMask[v])
+        continue;
+      uint32_t after = (live | 1u << v) & all;
+      int64_t during = bytesOf(after) + problem.nodes[v].workspace;
+      offer(std::max(peak, during), v == k ? k + 1 : k, after);
+    }
+  }
+  return unreached;
 }
 
 /// Status, cost, bound, peak and order of `result`.

@@ -16,9 +16,11 @@
 // from there to the read that ends the gap. A recomputation needs the
 // value's inputs: those live at that stage are read, the others are
 // recomputed in the same stage as transient values, recursively. Within a
-// stage, recomputations run in problem order before the stage's node, so
-// every schedule of this space lies in Checkmate's stage space
-// (ExactSolvers.h) and can seed the MILP.
+// stage, recomputations run before the stage's node, in problem order
+// (Checkmate's stage space, ExactSolvers.h) or, in the second round of
+// fallback descents, depth first: each recomputation right after the ones
+// it reads, the inputs that need the most memory first, so transient values
+// die sooner and the stage's peak is lower.
 //
 // Search. Greedy descent from the no-recompute schedule: at the step where
 // the live bytes peak, every kept gap (or late-enough recomputation) holding
@@ -27,10 +29,12 @@
 // excess (live bytes over the budget, summed over steps) per unit of added
 // cost is applied, until the peak fits. Where that descent gets stuck (tight
 // budgets), it starts over up to `fallbackDescents` times, evaluating more
-// candidates per step, taking the move that removes the most excess whatever
-// it costs (feasibility first), and also trying to keep, or recompute
-// earlier, a value whose recomputation in the peak stage sets the peak;
-// the first plan that fits goes on. Then local improvement: undo drops,
+// candidates per step, some also at the highest steps of other stages over
+// the budget, taking the move that removes the most excess whatever it
+// costs (feasibility first), and also trying to keep, or recompute earlier,
+// a value whose recomputation in the peak stage sets the peak; if none
+// fits, the first descent and the same fallbacks run again with depth-first
+// stages. The first plan that fits goes on. Then local improvement: undo drops,
 // move recomputation stages, and an iterated "release one drop, descend
 // again" search, all under a deterministic work cap.
 //
@@ -68,8 +72,10 @@ struct GenericOptions {
   /// Moves per descent that remove no excess (each on a different gap).
   int32_t maxSidewaysMoves = 400;
   /// Descents tried, in a fixed order, when the first one finds no plan
-  /// within the budget (at most 8; 0: none). Together they may spend twice
-  /// `maxWork`; the local search still has its own after them.
+  /// within the budget (at most 8; 0: none, and no depth-first round
+  /// either). Each round (problem-order stages, then depth-first stages)
+  /// may spend twice `maxWork`; the local search still has its own after
+  /// them.
   int32_t fallbackDescents = 8;
 };
 

@@ -45,6 +45,33 @@ CostLowerBound computeCostLowerBound(const Problem &problem,
                                      int64_t budgetBytes,
                                      int64_t maxWork = 50'000'000);
 
+/// A lower bound on the peak of every valid schedule that looks back from
+/// each computation. While node x is computed, its inputs S are in memory,
+/// all computed at earlier steps. One of them, h, was computed last; while
+/// h was computed, the rest of S was already in memory (each buffer lives
+/// from its computation to its last read), and so were h's own inputs. The
+/// schedule chooses h, so the bound takes the smallest such h -- and then
+/// looks back again from h's computation with the set S - {h} + inputs(h),
+/// up to `depth` steps back. With `depth` 0 it is the plain floor of one
+/// node's inputs, output and workspace; the other floors count values
+/// this one does not (finished outputs, backward values still to be read),
+/// so callers take the largest.
+struct LookBackFloor {
+  /// Fixed bytes included.
+  int64_t bytes = 0;
+  /// The node whose computation sets the bound (-1: only the fixed bytes).
+  int32_t node = -1;
+  /// Whether the work cap stopped the search before every node was looked
+  /// back from (the bound is valid, only perhaps lower).
+  bool capped = false;
+};
+
+/// Computes the look-back floor of a well-formed `problem` (returns the
+/// fixed bytes for a malformed one). `maxWork` caps the sets examined; the
+/// cap is checked between nodes, so the bound is always valid.
+LookBackFloor computeLookBackFloor(const Problem &problem, int32_t depth = 3,
+                                   int64_t maxWork = 20'000'000);
+
 } // namespace mlir::ckpt::remat
 
 #endif // CKPT_REMAT_LOWERBOUND_H

@@ -82,7 +82,8 @@ FailureOr<Frontier> ParetoPass::solveFrontier(func::FuncOp func,
       remat::evaluateSchedule(p, remat::Schedule::identity(p)).peakBytes;
   remat::CostLowerBound bound = remat::computeCostLowerBound(p, 0);
   frontier.floor =
-      std::min(std::max(remat::computeMemoryFloor(p).bytes, bound.memoryFloor),
+      std::min(std::max({remat::computeMemoryFloor(p).bytes, bound.memoryFloor,
+                         remat::computeLookBackFloor(p).bytes}),
                frontier.noRecomputePeak);
   frontier.excluded = budgetScope == "activations" ? p.fixedBytes : 0;
   double base = std::max(p.baseCost(), 1e-300);

@@ -237,14 +237,20 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, int64_t planPeak,
                                             Operation *peakOp) {
-  // The larger of two proven floors: inputs + output + workspace of one op
-  // with the finished outputs, and the same with every non-recomputable
-  // value still to be read (LowerBound.h).
+  // The largest of three proven floors: inputs + output + workspace of one
+  // op with the finished outputs, the same with every non-recomputable value
+  // still to be read, and the look-back floor (LowerBound.h).
   remat::MemoryFloor floor = remat::computeMemoryFloor(p.problem);
   remat::CostLowerBound bound = remat::computeCostLowerBound(p.problem, 0);
   if (bound.memoryFloor > floor.bytes) {
     floor.bytes = bound.memoryFloor;
     floor.node = bound.floorNode;
+  }
+  remat::LookBackFloor lookBack = remat::computeLookBackFloor(p.problem);
+  bool lookedBack = lookBack.bytes > floor.bytes;
+  if (lookedBack) {
+    floor.bytes = lookBack.bytes;
+    floor.node = lookBack.node;
   }
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
@@ -257,7 +263,15 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   if (peakOp)
     diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
                                          "op runs";
-  if (floor.node >= 0)
+  if (floor.node >= 0 && lookedBack)
+    diag.attachNote(p.origins[floor.node].op->getLoc())
+        << "no plan can use less than " << formatBytes(floor.bytes) << " ("
+        << floor.bytes
+        << " bytes): this op's inputs are all in memory while it runs, and "
+           "while whichever of them a plan computes last ran, so were the "
+           "others and that one's own inputs (looking back up to 3 such "
+           "steps)";
+  else if (floor.node >= 0)
     diag.attachNote(p.origins[floor.node].op->getLoc())
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
         << floor.bytes
