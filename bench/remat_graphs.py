@@ -32,8 +32,10 @@ reached with a plan, timeout = time limit without a plan); peak = verified
 peak / budget; seconds = the solver's own time (`solve-seconds`). A cell
 without a plan says "infeasible" when the proven memory floor is above the
 budget, else "no plan"; the floor (a proven lower bound on every plan's
-peak) and the smallest budget at which the scalable engine found a plan
-(bisection, then a few probes below its result) are listed per graph.
+peak) and the smallest budget at which the scalable engine found a plan are
+listed per graph: first the floor itself is tried (a plan there proves it is
+the smallest feasible budget), then bisection and a few probes below its
+result.
 
 Usage (from the repository root):
   /usr/bin/python3 bench/remat_graphs.py --ckpt-opt build/bin/ckpt-opt \
@@ -89,8 +91,10 @@ def solve(args, graph, engine, budget, tmp):
     out = os.path.join(tmp, "plan.mlir")
     if os.path.exists(out):
         os.remove(out)
-    cmd = [args.ckpt_opt, graph, "--ckpt-place-checkpoints=%s budget=%gx explain=true"
-           % (options, budget), "-o", out]
+    # A float is a fraction of the no-recompute peak, an int a byte count.
+    limit = "%d" % budget if isinstance(budget, int) else "%gx" % budget
+    cmd = [args.ckpt_opt, graph, "--ckpt-place-checkpoints=%s budget=%s explain=true"
+           % (options, limit), "-o", out]
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -140,12 +144,16 @@ def solve(args, graph, engine, budget, tmp):
     return cell
 
 
-def smallest_budget_found(args, graph, lo, hi, tmp):
-    """Bisects for the smallest budget fraction in [lo, hi] at which the
-    scalable engine finds a plan (hi must be one where it does), then probes
-    `--scan-steps` budgets below the result, 0.01x apart: the engine's
-    success is not monotone in the budget, so a plan may exist below the
-    bisection's answer. Returns the smallest budget with a plan."""
+def smallest_budget_found(args, graph, lo, hi, tmp, floor_bytes):
+    """The smallest budget fraction in [lo, hi] at which the scalable engine
+    finds a plan (hi must be one where it does), and whether it is proven
+    the smallest feasible one. First the budget of exactly `floor_bytes`, the
+    proven floor (lo): a plan there settles it. Otherwise bisection, then
+    `--scan-steps` probes 0.01x apart below its result: the engine's success
+    is not monotone in the budget, so a plan may exist below the bisection's
+    answer."""
+    if solve(args, graph, "scalable", int(floor_bytes), tmp)["plan"]:
+        return lo, True
     floor = lo
     for _ in range(args.bisection_steps):
         mid = (lo + hi) / 2
@@ -160,7 +168,7 @@ def smallest_budget_found(args, graph, lo, hi, tmp):
             break
         if solve(args, graph, "scalable", probe, tmp)["plan"]:
             best = probe
-    return best
+    return best, False
 
 
 def fmt_overhead(cell, base):
@@ -258,8 +266,10 @@ def main():
         if "floor" in info and "no_recompute_peak" in info and lowest_plan is not None \
                 and args.bisection_steps > 0:
             lo = info["floor"] / info["no_recompute_peak"]
-            info["smallest_budget_found"] = round(
-                smallest_budget_found(args, path, lo, lowest_plan, tmp), 4)
+            found, proven = smallest_budget_found(args, path, lo, lowest_plan, tmp,
+                                                  info["floor"])
+            info["smallest_budget_found"] = round(found, 4)
+            info["smallest_budget_proven"] = proven
         if "floor" in info and "no_recompute_peak" in info:
             info["floor_fraction"] = round(info["floor"] / info["no_recompute_peak"], 4)
         graphs.append(info)
@@ -324,10 +334,16 @@ def main():
     print()
     for g in graphs:
         if "floor_fraction" in g:
+            if g.get("smallest_budget_proven"):
+                found = ("; a plan meets it exactly, so it is the smallest feasible "
+                         "budget (scalable engine)")
+            elif "smallest_budget_found" in g:
+                found = ("; smallest budget with a plan found (scalable engine, bisection "
+                         "and a scan below): %.4fx" % g["smallest_budget_found"])
+            else:
+                found = ""
             print("- %s: proven floor %.4fx of the no-recompute peak%s" % (
-                g["graph"], g["floor_fraction"],
-                "; smallest budget with a plan found (scalable engine, bisection and a scan below): %.4fx"
-                % g["smallest_budget_found"] if "smallest_budget_found" in g else ""))
+                g["graph"], g["floor_fraction"], found))
 
     with open(args.output + ".csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=sorted({k for r in flat for k in r}))
