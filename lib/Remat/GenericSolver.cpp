@@ -613,7 +613,8 @@ bool GenericSearch::descend(Figures &current, std::vector<bool> tabu) {
     // stages and lifetimes), not off the last candidate evaluated.
     current = buildAndEvaluate();
   }
-  build(); // Leave `order` describing `rec`.
+  // `order` describes `rec`: callers build before descending, and so does
+  // every applied move.
   return true;
 }
 
@@ -835,8 +836,6 @@ Schedule GenericSearch::scheduleByEviction() {
 SolveResult GenericSearch::run() {
   SolveResult result;
   std::vector<bool> noTabu(rec.size(), false);
-  depthFirstStages = false;
-  peakSteps = 1;
   Figures current = buildAndEvaluate();
   bool descended = descend(current, noTabu);
   // Tight budgets: descents that evaluate more candidates per round and

@@ -66,10 +66,14 @@ struct LookBackFloor {
   bool capped = false;
 };
 
+/// How many computations back `computeLookBackFloor` looks by default.
+inline constexpr int32_t kLookBackDepth = 3;
+
 /// Computes the look-back floor of a well-formed `problem` (returns the
 /// fixed bytes for a malformed one). `maxWork` caps the sets examined; the
 /// cap is checked between nodes, so the bound is always valid.
-LookBackFloor computeLookBackFloor(const Problem &problem, int32_t depth = 3,
+LookBackFloor computeLookBackFloor(const Problem &problem,
+                                   int32_t depth = kLookBackDepth,
                                    int64_t maxWork = 20'000'000);
 
 } // namespace mlir::ckpt::remat

@@ -269,8 +269,8 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
         << floor.bytes
         << " bytes): this op's inputs are all in memory while it runs, and "
            "while whichever of them a plan computes last ran, so were the "
-           "others and that one's own inputs (looking back up to 3 such "
-           "steps)";
+           "others and that one's own inputs (looking back up to "
+        << remat::kLookBackDepth << " such steps)";
   else if (floor.node >= 0)
     diag.attachNote(p.origins[floor.node].op->getLoc())
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
