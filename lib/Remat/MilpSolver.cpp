@@ -51,8 +51,17 @@
 // some S makes the MILP feasible, and both have the same optimum.
 //
 // Sizes are measured in a quantum: the gcd of all sizes, so rows are exact
-// small integers; beyond MilpOptions::maxExactUnits quanta a coarser quantum
-// rounds sizes up and the capacity down (safe, but not exact).
+// small integers. Beyond MilpOptions::maxExactUnits quanta a coarser quantum
+// q is used, and two models are solved, each with the capacity rounded down
+// to floor(C / q):
+//   the relaxation, sizes rounded down: a schedule within the budget keeps
+//     sum_i floor(m_i / q) <= floor(sum_i m_i / q) <= floor(C / q) at every
+//     step, so every such schedule is feasible here and the relaxation's
+//     bound (or proof of infeasibility) holds for the real problem; its plan
+//     is kept when it fits the real budget (then, if proven optimal, it is
+//     optimal for the real problem too);
+//   the restriction, sizes rounded up: every plan it finds fits the budget.
+// A plan whose cost meets the relaxation's bound is optimal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,22 +110,39 @@ struct LinExpr {
   }
 };
 
+/// How sizes were turned into quanta.
+enum class Rounding {
+  /// The quantum divides every size: the model is the problem itself.
+  Exact,
+  /// Sizes rounded up: a restriction, whose plans all fit the budget.
+  Up,
+  /// Sizes rounded down: a relaxation, whose bound holds for the problem.
+  Down,
+};
+
 /// Memory sizes in quanta.
 struct Quanta {
   int64_t quantum = 1;
   std::vector<double> bytes, workspace;
-  /// Quanta available beyond the fixed bytes.
+  /// Quanta available beyond the fixed bytes (rounded down).
   double capacity = 0;
-  /// Whether the quantized sizes are exact.
-  bool exact = true;
+  Rounding rounding = Rounding::Exact;
+
+  bool exact() const { return rounding == Rounding::Exact; }
+  /// Whether a proof of infeasibility or a lower bound of this model holds
+  /// for the problem itself.
+  bool boundsHold() const { return rounding != Rounding::Up; }
+  /// Whether every plan of this model fits the budget.
+  bool plansFit() const { return rounding != Rounding::Down; }
 };
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// Measures `problem`'s sizes in quanta (see MilpOptions::maxExactUnits).
+/// Measures `problem`'s sizes in quanta (see MilpOptions::maxExactUnits),
+/// rounding them as `inexact` says when the gcd of all sizes is too fine.
 /// Requires budgetBytes >= problem.fixedBytes.
 Quanta quantize(const Problem &problem, int64_t budgetBytes,
-                int64_t maxExactUnits) {
+                int64_t maxExactUnits, Rounding inexact) {
   Quanta q;
   int64_t gcd = 0, total = 0, maxWorkspace = 0;
   for (const Node &node : problem.nodes) {
@@ -129,12 +155,16 @@ Quanta quantize(const Problem &problem, int64_t budgetBytes,
   if (total / q.quantum > maxExactUnits) {
     q.quantum = std::max(q.quantum,
                          ceilDiv(total, std::max<int64_t>(maxExactUnits, 1)));
-    q.exact = false;
+    q.rounding = inexact;
   }
+  auto measure = [&](int64_t bytes) {
+    return static_cast<double>(q.rounding == Rounding::Down
+                                   ? bytes / q.quantum
+                                   : ceilDiv(bytes, q.quantum));
+  };
   for (const Node &node : problem.nodes) {
-    q.bytes.push_back(static_cast<double>(ceilDiv(node.bytes, q.quantum)));
-    q.workspace.push_back(
-        static_cast<double>(ceilDiv(node.workspace, q.quantum)));
+    q.bytes.push_back(measure(node.bytes));
+    q.workspace.push_back(measure(node.workspace));
   }
   q.capacity =
       static_cast<double>((budgetBytes - problem.fixedBytes) / q.quantum);
@@ -463,21 +493,25 @@ namespace {
 /// Fills `result` from the solved `milp`.
 void readSolution(CheckmateModel &milp, int64_t budgetBytes,
                   SolveResult &result) {
+  const Quanta &quanta = milp.quanta;
   const double base = milp.problem.baseCost();
-  const bool exact = milp.quanta.exact;
   const double inf = std::numeric_limits<double>::infinity();
   if (Cbc_isProvenInfeasible(milp.model)) {
-    result.status =
-        exact ? SolveResult::Status::Infeasible : SolveResult::Status::Unknown;
-    result.lowerBound = exact ? inf : base;
-    result.message +=
-        exact ? "; proven infeasible" : "; infeasible with rounded sizes";
+    if (quanta.boundsHold()) {
+      result.status = SolveResult::Status::Infeasible;
+      result.lowerBound = inf;
+      result.message += "; proven infeasible";
+    } else {
+      result.lowerBound = base;
+      result.message += "; infeasible with rounded sizes";
+    }
     return;
   }
   // CBC reports COIN_DBL_MAX for an unknown bound. A model with no integer
   // column is solved as a plain LP, whose solution is the column solution.
   double bound = Cbc_getBestPossibleObjValue(milp.model);
-  result.lowerBound = exact && std::fabs(bound) < 1e299 ? base + bound : base;
+  result.lowerBound =
+      quanta.boundsHold() && std::fabs(bound) < 1e299 ? base + bound : base;
   const double *values = Cbc_bestSolution(milp.model);
   if (!values && Cbc_getNumIntegers(milp.model) == 0 &&
       Cbc_isProvenOptimal(milp.model))
@@ -492,30 +526,127 @@ void readSolution(CheckmateModel &milp, int64_t budgetBytes,
   std::string error = checkSchedule(milp.problem, budgetBytes, result);
   if (!error.empty()) {
     result.schedule = {};
-    result.message += "; internal error, MILP solution rejected: " + error;
+    result.cost = 0;
+    result.peakBytes = 0;
+    result.message += quanta.plansFit()
+                          ? "; internal error, MILP solution rejected: " + error
+                          : "; its plan exceeds the budget with exact sizes";
     return;
   }
-  bool optimal = exact && Cbc_isProvenOptimal(milp.model);
+  // A relaxation's optimum that fits is optimal for the problem: its cost
+  // (costs are not rounded) is at most the problem's optimum.
+  bool optimal = quanta.boundsHold() && Cbc_isProvenOptimal(milp.model);
   result.status =
       optimal ? SolveResult::Status::Optimal : SolveResult::Status::Feasible;
   result.lowerBound =
       optimal ? result.cost : std::min(result.lowerBound, result.cost);
 }
 
-/// Fills `result` when every variable was a constant (no CBC run): only the
-/// identity schedule exists.
+/// Fills `result` when every variable was a constant (no CBC run): the
+/// identity schedule is the only one, so measuring it decides the problem.
 void readConstantSolution(CheckmateModel &milp, int64_t budgetBytes,
                           SolveResult &result) {
   result.schedule = milp.extract(nullptr);
   std::string error = checkSchedule(milp.problem, budgetBytes, result);
   if (!error.empty()) {
     result.schedule = {};
-    result.message += "; internal error, constant solution rejected: " + error;
+    if (milp.quanta.plansFit()) {
+      result.message +=
+          "; internal error, constant solution rejected: " + error;
+    } else {
+      result.status = SolveResult::Status::Infeasible;
+      result.lowerBound = std::numeric_limits<double>::infinity();
+      result.message += "; the only schedule exceeds the budget";
+    }
     return;
   }
-  result.status = milp.quanta.exact ? SolveResult::Status::Optimal
-                                    : SolveResult::Status::Feasible;
-  result.lowerBound = milp.quanta.exact ? result.cost : milp.problem.baseCost();
+  result.status = SolveResult::Status::Optimal;
+  result.lowerBound = result.cost;
+}
+
+const char *roundingName(Rounding rounding) {
+  switch (rounding) {
+  case Rounding::Exact:
+    return "";
+  case Rounding::Up:
+    return " (sizes rounded up)";
+  case Rounding::Down:
+    return " (sizes rounded down)";
+  }
+  return "";
+}
+
+/// Builds the model of `quanta`, solves it within `options`' time limit
+/// (starting from `start` when given) and reads the answer.
+SolveResult solveModel(const Problem &problem, int64_t budgetBytes,
+                       const Quanta &quanta, const MilpOptions &options,
+                       const Schedule *start) {
+  SolveResult result;
+  CheckmateModel milp(problem, quanta);
+  milp.build();
+  result.message = std::to_string(milp.groups.size()) + " stages, " +
+                   std::to_string(milp.binaries) + " binaries, " +
+                   std::to_string(milp.continuous) + " continuous, " +
+                   std::to_string(milp.rows) + " rows; quantum " +
+                   std::to_string(quanta.quantum) + " bytes" +
+                   roundingName(quanta.rounding);
+  if (start && Cbc_getNumCols(milp.model) > 0)
+    result.message += milp.setStart(*start, budgetBytes)
+                          ? "; started from the given schedule"
+                          : "; the given start is not in stage form";
+  if (!milp.solve(options)) {
+    result.status = quanta.boundsHold() ? SolveResult::Status::Infeasible
+                                        : SolveResult::Status::Unknown;
+    result.lowerBound = quanta.boundsHold()
+                            ? std::numeric_limits<double>::infinity()
+                            : problem.baseCost();
+    result.message += "; a constant constraint is violated";
+    return result;
+  }
+  if (Cbc_getNumCols(milp.model) == 0)
+    readConstantSolution(milp, budgetBytes, result);
+  else
+    readSolution(milp, budgetBytes, result);
+  return result;
+}
+
+/// Solves with coarse quanta: the relaxation for a bound (and a plan when its
+/// plan fits), then the restriction for a plan, each within half the time.
+SolveResult solveRounded(const Problem &problem, int64_t budgetBytes,
+                         const MilpOptions &options) {
+  MilpOptions half = options;
+  half.timeLimitSeconds = options.timeLimitSeconds / 2;
+  Quanta down = quantize(problem, budgetBytes, options.maxExactUnits,
+                         Rounding::Down);
+  SolveResult result =
+      solveModel(problem, budgetBytes, down, half, options.start);
+  result.message = "relaxation: " + result.message;
+  if (result.status == SolveResult::Status::Optimal ||
+      result.status == SolveResult::Status::Infeasible)
+    return result;
+  Quanta up =
+      quantize(problem, budgetBytes, options.maxExactUnits, Rounding::Up);
+  const Schedule *start =
+      result.hasSchedule() ? &result.schedule : options.start;
+  SolveResult restricted = solveModel(problem, budgetBytes, up, half, start);
+  result.message += "; restriction: " + restricted.message;
+  if (restricted.hasSchedule() &&
+      (!result.hasSchedule() || restricted.cost < result.cost)) {
+    result.schedule = std::move(restricted.schedule);
+    result.cost = restricted.cost;
+    result.peakBytes = restricted.peakBytes;
+    result.status = SolveResult::Status::Feasible;
+  }
+  if (result.hasSchedule()) {
+    // Costs are sums of the same numbers in another order: allow rounding.
+    if (result.cost <= result.lowerBound * (1 + 1e-12) + 1e-9) {
+      result.status = SolveResult::Status::Optimal;
+      result.lowerBound = result.cost;
+      result.message += "; the plan meets the relaxation's bound";
+    }
+    result.lowerBound = std::min(result.lowerBound, result.cost);
+  }
+  return result;
 }
 
 } // namespace
@@ -534,31 +665,11 @@ SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
     result.message = "the fixed bytes alone exceed the budget";
     return finish();
   }
-  Quanta quanta = quantize(problem, budgetBytes, options.maxExactUnits);
-  CheckmateModel milp(problem, quanta);
-  milp.build();
-  result.message = std::to_string(milp.groups.size()) + " stages, " +
-                   std::to_string(milp.binaries) + " binaries, " +
-                   std::to_string(milp.continuous) + " continuous, " +
-                   std::to_string(milp.rows) + " rows; quantum " +
-                   std::to_string(quanta.quantum) + " bytes" +
-                   (quanta.exact ? "" : " (sizes rounded up)");
-  if (options.start && Cbc_getNumCols(milp.model) > 0)
-    result.message += milp.setStart(*options.start, budgetBytes)
-                          ? "; started from the given schedule"
-                          : "; the given start is not in stage form";
-  if (!milp.solve(options)) {
-    result.status = quanta.exact ? SolveResult::Status::Infeasible
-                                 : SolveResult::Status::Unknown;
-    result.lowerBound = quanta.exact ? std::numeric_limits<double>::infinity()
-                                     : problem.baseCost();
-    result.message += "; a constant constraint is violated";
-    return finish();
-  }
-  if (Cbc_getNumCols(milp.model) == 0)
-    readConstantSolution(milp, budgetBytes, result);
-  else
-    readSolution(milp, budgetBytes, result);
+  Quanta quanta =
+      quantize(problem, budgetBytes, options.maxExactUnits, Rounding::Up);
+  result = quanta.exact()
+               ? solveModel(problem, budgetBytes, quanta, options, options.start)
+               : solveRounded(problem, budgetBytes, options);
   // A start never makes the answer worse: CBC may run out of time before it
   // has completed the start into a solution and return a costlier one.
   if (options.start) {

@@ -83,10 +83,13 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
   Incumbent incumbent{problem, budgetBytes, {}};
   std::vector<std::string> notes;
 
-  // Problems without a training form get the generic engine.
-  bool runGeneric = options.generic == OptimalOptions::Generic::Always ||
-                    (options.generic == OptimalOptions::Generic::Auto &&
-                     !isTrainingForm(problem));
+  // Problems without a training form get the generic engine, and so do
+  // small ones with it.
+  bool runGeneric =
+      options.generic == OptimalOptions::Generic::Always ||
+      (options.generic == OptimalOptions::Generic::Auto &&
+       (!isTrainingForm(problem) ||
+        problem.nodes.size() <= options.maxGenericTrainingNodes));
 
   // Tiny problems: enumerate the stage space.
   if (options.exactEngines && stageSpaceBits(problem) <= kMaxExhaustiveBits) {
@@ -143,10 +146,10 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
       incumbent.offer(scheduleDroppingNodes(problem, greedy.drop), "greedy");
   }
 
-  // Problems without a training form: the generic engine. On training-form
-  // problems (Auto) it is the last resort when the engines above found no
-  // plan: its eviction and recomputation of forward values for later
-  // forward reads may fit where they do not.
+  // The generic engine (see runGeneric). On larger training-form problems
+  // (Auto) it is the last resort when the engines above found no plan: its
+  // eviction and recomputation of forward values for later forward reads
+  // may fit where they do not.
   if (runGeneric || (options.generic == OptimalOptions::Generic::Auto &&
                      !incumbent.best.hasSchedule())) {
     SolveResult generic = times.time("generic", [&] {

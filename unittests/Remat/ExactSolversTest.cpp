@@ -277,9 +277,10 @@ TEST(ExactSolvers, LargeSizesUseTheirGcd) {
   solveBoth(problem, 30 * 1000 * mib - 1, Status::Infeasible);
 }
 
-TEST(ExactSolvers, CoarseQuantaStaySafe) {
-  // Sizes with no common factor and a tiny exactness limit: sizes round up,
-  // the result is within the budget but not claimed optimal.
+TEST(ExactSolvers, CoarseQuantaAreProvenByTheRelaxation) {
+  // Sizes with no common factor and a tiny exactness limit: at the
+  // no-recompute peak the relaxation (sizes rounded down) finds the
+  // identity, which fits with exact sizes, so it is proven optimal.
   Problem problem = uChain();
   for (size_t i = 0; i < problem.nodes.size(); ++i)
     problem.nodes[i].bytes = 1000003 + static_cast<int64_t>(i) * 7;
@@ -290,8 +291,15 @@ TEST(ExactSolvers, CoarseQuantaStaySafe) {
       evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
   SolveResult result = solveMilp(problem, peak, options);
   checkResult(problem, peak, result);
-  EXPECT_EQ(result.status, Status::Feasible) << describe(result);
-  EXPECT_NE(result.message.find("rounded"), std::string::npos);
+  EXPECT_EQ(result.status, Status::Optimal) << describe(result);
+  EXPECT_DOUBLE_EQ(result.cost, problem.baseCost());
+  EXPECT_NE(result.message.find("relaxation"), std::string::npos);
+  EXPECT_NE(result.message.find("rounded down"), std::string::npos);
+  // Well below the need of g1 (it reads g2 and f1: three buffers of about
+  // 1e6 bytes) the relaxation proves that nothing fits, although its sizes
+  // are a quantum (60,002 bytes here) smaller.
+  result = solveMilp(problem, 2100000, options);
+  EXPECT_EQ(result.status, Status::Infeasible) << describe(result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -365,6 +373,54 @@ int64_t randomBudget(std::mt19937 &rng, const Problem &problem) {
   // Mostly in the upper part of the range, where schedules exist.
   int64_t low = floor + (peak - floor) / 3 - 1;
   return low + static_cast<int64_t>(rng() % (peak - low + 1));
+}
+
+TEST(ExactSolvers, CoarseQuantaAgreeWithExactSizes) {
+  // Random problems with large sizes of no common factor, solved with a
+  // coarse quantum: every plan fits, every Infeasible and every Optimal is
+  // the exhaustive engine's answer, and every bound is below its optimum.
+  const unsigned seed = 20261130;
+  std::mt19937 rng(seed);
+  int optimal = 0, infeasible = 0, neither = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    Problem problem = randomProblem(rng, 2 + static_cast<int>(rng() % 5));
+    for (Node &node : problem.nodes) {
+      node.bytes = node.bytes * 1000 + static_cast<int64_t>(rng() % 997);
+      node.workspace *= 1000;
+    }
+    problem.fixedBytes *= 1000;
+    int64_t budget = randomBudget(rng, problem);
+    MilpOptions options;
+    options.timeLimitSeconds = kTimeLimit;
+    options.maxExactUnits = 40 + static_cast<int64_t>(rng() % 200);
+    SolveResult coarse = solveMilp(problem, budget, options);
+    SolveResult exhaustive = solveExhaustive(problem, budget);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " trial " +
+                 std::to_string(trial) + "\n" + describe(problem, budget) +
+                 "coarse: " + describe(coarse) +
+                 "\nexhaustive: " + describe(exhaustive));
+    checkResult(problem, budget, coarse);
+    ASSERT_TRUE(exhaustive.status == Status::Optimal ||
+                exhaustive.status == Status::Infeasible);
+    if (coarse.status == Status::Infeasible) {
+      ASSERT_EQ(exhaustive.status, Status::Infeasible);
+      ++infeasible;
+    } else if (coarse.status == Status::Optimal) {
+      ASSERT_EQ(exhaustive.status, Status::Optimal);
+      ASSERT_NEAR(coarse.cost, exhaustive.cost, 1e-6);
+      ++optimal;
+    } else {
+      ++neither;
+    }
+    if (exhaustive.status == Status::Optimal) {
+      ASSERT_LE(coarse.lowerBound, exhaustive.cost + 1e-6);
+    }
+  }
+  // Rounding must both settle cases and leave some open.
+  EXPECT_GT(optimal, 30);
+  EXPECT_GT(infeasible, 5);
+  std::printf("coarse quanta: %d optimal, %d infeasible, %d unsettled\n",
+              optimal, infeasible, neither);
 }
 
 TEST(ExactSolvers, RandomDagsAgree) {

@@ -83,8 +83,12 @@ struct MilpOptions {
   bool verbose = false;
   /// Sizes are measured in a quantum (the gcd of all sizes) so that the
   /// model's memory rows stay small integers. Above this many quanta in
-  /// total, coarser quanta are used with sizes rounded up and the budget
-  /// rounded down: still safe, but optimality is then not claimed.
+  /// total a coarser quantum is used, the budget rounded down, and two
+  /// models share the time limit: the relaxation (sizes rounded down), whose
+  /// bound and proofs of infeasibility hold for the problem and whose plan
+  /// is kept when it fits with exact sizes, then the restriction (sizes
+  /// rounded up), whose plans all fit. A plan is claimed optimal when it
+  /// meets the relaxation's bound.
   int64_t maxExactUnits = 2000000;
   /// A schedule to start CBC from (a MIP start), e.g. the best heuristic
   /// plan; handed to CBC if it is valid, fits, and its recomputations can be

@@ -42,7 +42,10 @@ struct OptimalOptions {
   enum class Generic {
     /// On problems not in training form (`isTrainingForm`), where the
     /// segment chain and the drop-set searches find nothing to recompute;
-    /// on the others when no other engine found a plan.
+    /// on training-form problems of at most `maxGenericTrainingNodes` nodes
+    /// (its recomputations of forward values for later forward reads can be
+    /// cheaper than the other engines' plans); on larger ones when no other
+    /// engine found a plan.
     Auto,
     /// On every problem.
     Always,
@@ -50,6 +53,9 @@ struct OptimalOptions {
     Never,
   };
   Generic generic = Generic::Auto;
+  /// With `Generic::Auto`, the largest training-form problem the generic
+  /// engine runs on alongside the others.
+  size_t maxGenericTrainingNodes = 100;
   /// Options of the generic engine.
   GenericOptions genericOptions;
 };
