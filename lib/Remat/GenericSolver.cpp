@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Remat/GenericSolver.h"
+#include "ckpt/Remat/ReorderedSchedules.h"
 
 #include "StageSpace.h"
 
@@ -996,5 +997,12 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
     return clock.finish(result);
   }
   result = GenericSearch(problem, budgetBytes, options).run();
+  if (!result.hasSchedule() && options.tryOtherOrders) {
+    SolveResult reordered = solveReordered(problem, budgetBytes, options);
+    if (reordered.hasSchedule())
+      result = std::move(reordered);
+    else
+      result.message += "; " + reordered.message;
+  }
   return clock.finish(result);
 }

@@ -46,6 +46,10 @@
 // stage space (e.g. recompute an output at the very end), so it meets some
 // budgets the stage space cannot; the cheaper result wins.
 //
+// Other orders. If all that finds no plan, the search runs again (smaller)
+// on the problem renumbered in orders that need less memory, and a plan
+// found there is replayed in the problem's order (ReorderedSchedules.h).
+//
 // Every schedule is judged by the same rules as `evaluateSchedule`, and the
 // result is re-checked with it.
 //
@@ -77,10 +81,15 @@ struct GenericOptions {
   /// may spend twice `maxWork`; the local search still has its own after
   /// them.
   int32_t fallbackDescents = 8;
+  /// When no plan is found in the problem's order: search in other orders
+  /// and replay the plan in the problem's (`solveReordered`,
+  /// ReorderedSchedules.h), where it applies.
+  bool tryOtherOrders = true;
 };
 
 /// Solves `problem` under `budgetBytes` (fixed bytes included) as described
-/// above. Returns `Feasible` with a re-checked schedule, or
+/// above (and, if that finds no plan, with `solveReordered`). Returns
+/// `Feasible` with a re-checked schedule, or
 /// `Unknown` when the descent finds no schedule within the budget (`message`
 /// says why). Proves no bound: `lowerBound` is left 0.
 SolveResult solveGeneric(const Problem &problem, int64_t budgetBytes,

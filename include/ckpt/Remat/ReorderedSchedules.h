@@ -1,0 +1,67 @@
+//===- ReorderedSchedules.h - Plans found in another order -------*- C++ -*-===//
+//
+// Whether a budget can be met does not depend on the order in which the
+// nodes are first computed. Any valid schedule S, whatever its order, can be
+// run in the problem's order: stage t computes node t by replaying, from
+// nothing live, the computations of S's prefix up to node t's first
+// computation that node t needs (transitively). Those computations are of
+// node t's ancestors, which the problem's order (topological) has already
+// computed once, so the stage's first computation is node t's; and a subset
+// of a prefix of S never has more live bytes than S. So the smallest budget
+// any schedule meets in the problem's order is the smallest budget any
+// schedule meets in any order (with outputs only at the end, as in the
+// random layered graphs; `evaluateSchedule` re-checks every result).
+//
+// This engine uses that: it renumbers the problem in a few orders that need
+// less memory without recomputation (Sethi-Ullman depth-first from the last
+// node; the best of several randomized greedy list schedules that free the
+// most bytes first), runs the generic engine there, and replays its plan in
+// the problem's order. Replaying from nothing is costly, so each stage first
+// tries to keep, instead of recomputing, every value it needs whose latest
+// computation is in the previous stage, as long as the budget holds; if the
+// stage then does not fit, it replays from nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_REMAT_REORDEREDSCHEDULES_H
+#define CKPT_REMAT_REORDEREDSCHEDULES_H
+
+#include "ckpt/Remat/GenericSolver.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mlir::ckpt::remat {
+
+/// Topological orders of `problem`'s nodes (each a permutation of node
+/// indices) that need less memory than others without recomputation:
+/// depth-first from the last node, inputs needing the most memory first, and
+/// the best (by no-recompute peak) of `randomTries` randomized greedy list
+/// schedules. Requires a problem without projections.
+std::vector<std::vector<int32_t>> lowMemoryOrders(const Problem &problem,
+                                                  int32_t randomTries = 200);
+
+/// `problem` with its nodes renumbered in `order`, a topological permutation
+/// of its node indices (node k of the result is node order[k]).
+Problem renumberProblem(const Problem &problem,
+                        const std::vector<int32_t> &order);
+
+/// Runs `anyOrder` -- a sequence of computations of `problem`'s nodes that
+/// reads only live values and computes every node, in any first-computation
+/// order -- in the problem's order as described above, keeping values
+/// across stages where `budgetBytes` allows. The result is valid if
+/// `anyOrder` is; its peak is checked by the caller.
+Schedule replayInProblemOrder(const Problem &problem, int64_t budgetBytes,
+                              const std::vector<int32_t> &anyOrder);
+
+/// The engine: `lowMemoryOrders`, the generic engine (with `options`) on the
+/// problem renumbered in each, and `replayInProblemOrder`; the cheapest
+/// replayed plan within `budgetBytes` wins. Applies only to problems whose
+/// nodes are all recomputable, without projections, whose only output is
+/// the last node; `Unknown` otherwise, or when no order gives a plan.
+SolveResult solveReordered(const Problem &problem, int64_t budgetBytes,
+                           const GenericOptions &options = {});
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_REORDEREDSCHEDULES_H

@@ -1,0 +1,452 @@
+//===- ReorderedSchedules.cpp - Plans found in another order --------------===//
+//
+// See ReorderedSchedules.h for why a plan found in any order can be run in
+// the problem's order, and how.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Remat/ReorderedSchedules.h"
+
+#include "StageSpace.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+
+using namespace mlir::ckpt::remat;
+
+namespace {
+
+/// Unique inputs of every node.
+std::vector<std::vector<int32_t>> uniqueDeps(const Problem &problem) {
+  std::vector<std::vector<int32_t>> deps(problem.nodes.size());
+  for (size_t v = 0; v < problem.nodes.size(); ++v) {
+    deps[v] = problem.nodes[v].deps;
+    std::sort(deps[v].begin(), deps[v].end());
+    deps[v].erase(std::unique(deps[v].begin(), deps[v].end()), deps[v].end());
+  }
+  return deps;
+}
+
+/// Depth-first post-order from the last node (then from any node it does
+/// not reach), visiting first the input whose computation from nothing
+/// needs the most memory beyond its own output (Sethi-Ullman).
+std::vector<int32_t>
+depthFirstOrder(const Problem &problem,
+                const std::vector<std::vector<int32_t>> &deps) {
+  const int32_t n = static_cast<int32_t>(problem.nodes.size());
+  // need[v]: peak bytes to compute v from nothing when every input is
+  // computed from nothing in turn (the inputs as a tree).
+  std::vector<int64_t> need(n, 0);
+  std::vector<std::vector<int32_t>> sorted(n);
+  for (int32_t v = 0; v < n; ++v) {
+    sorted[v] = deps[v];
+    std::stable_sort(sorted[v].begin(), sorted[v].end(),
+                     [&](int32_t a, int32_t b) {
+                       return need[a] - problem.nodes[a].bytes >
+                              need[b] - problem.nodes[b].bytes;
+                     });
+    int64_t held = 0, peak = 0;
+    for (int32_t u : sorted[v]) {
+      peak = std::max(peak, held + need[u]);
+      held += problem.nodes[u].bytes;
+    }
+    need[v] = std::max(peak, held + problem.nodes[v].bytes +
+                                 problem.nodes[v].workspace);
+  }
+  std::vector<int32_t> order;
+  order.reserve(n);
+  std::vector<char> visited(n, 0);
+  // Explicit stack of (node, next input index): graphs may be deep.
+  std::vector<std::pair<int32_t, size_t>> stack;
+  auto visitFrom = [&](int32_t root) {
+    if (visited[root])
+      return;
+    visited[root] = 1;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto &[v, next] = stack.back();
+      if (next < sorted[v].size()) {
+        int32_t u = sorted[v][next++];
+        if (!visited[u]) {
+          visited[u] = 1;
+          stack.push_back({u, 0});
+        }
+        continue;
+      }
+      order.push_back(v);
+      stack.pop_back();
+    }
+  };
+  // Nodes the last one does not need go first, so the last stays last.
+  std::vector<char> reached(n, 0);
+  reached[n - 1] = 1;
+  for (int32_t v = n - 1; v >= 0; --v)
+    if (reached[v])
+      for (int32_t u : deps[v])
+        reached[u] = 1;
+  for (int32_t v = 0; v < n; ++v)
+    if (!reached[v])
+      visitFrom(v);
+  visitFrom(n - 1);
+  return order;
+}
+
+/// A greedy list schedule: among the nodes whose inputs are computed, the
+/// one that adds the fewest bytes (its output minus the inputs it is the
+/// last reader of), each size scaled by a random factor in [1, 1 + noise).
+/// Returns the order and sets `peak` to its no-recompute peak.
+std::vector<int32_t>
+greedyOrder(const Problem &problem,
+            const std::vector<std::vector<int32_t>> &deps,
+            const std::vector<std::vector<int32_t>> &readers, double noise,
+            std::mt19937_64 &rng, int64_t &peak) {
+  const int32_t n = static_cast<int32_t>(problem.nodes.size());
+  std::uniform_real_distribution<double> scale(0.0, 1.0);
+  std::vector<int32_t> missing(n), unread(n), ready, order;
+  for (int32_t v = 0; v < n; ++v) {
+    missing[v] = static_cast<int32_t>(deps[v].size());
+    unread[v] = static_cast<int32_t>(readers[v].size());
+    if (missing[v] == 0)
+      ready.push_back(v);
+  }
+  int64_t live = problem.fixedBytes;
+  peak = live;
+  while (!ready.empty()) {
+    size_t pick = 0;
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < ready.size(); ++i) {
+      int32_t v = ready[i];
+      // The last node stays last.
+      if (v == n - 1 && ready.size() > 1)
+        continue;
+      double bytes = static_cast<double>(problem.nodes[v].bytes);
+      double delta = bytes * (1 + noise * scale(rng));
+      for (int32_t u : deps[v])
+        if (unread[u] == 1)
+          delta -= static_cast<double>(problem.nodes[u].bytes);
+      if (delta < best) {
+        best = delta;
+        pick = i;
+      }
+    }
+    int32_t v = ready[pick];
+    ready.erase(ready.begin() + pick);
+    order.push_back(v);
+    const Node &node = problem.nodes[v];
+    live += node.bytes;
+    peak = std::max(peak, live + node.workspace);
+    for (int32_t u : deps[v])
+      if (--unread[u] == 0 && !problem.nodes[u].isOutput)
+        live -= problem.nodes[u].bytes;
+    if (readers[v].empty() && !node.isOutput)
+      live -= node.bytes;
+    for (int32_t w : readers[v])
+      if (--missing[w] == 0)
+        ready.push_back(w);
+  }
+  return order;
+}
+
+/// Builds the replay stage by stage (see `replayInProblemOrder`).
+class Replay {
+public:
+  Replay(const Problem &problem, int64_t budget,
+         const std::vector<int32_t> &anyOrder)
+      : problem(problem), budget(budget), source(anyOrder),
+        deps(uniqueDeps(problem)), first(problem.nodes.size(), -1),
+        latest(problem.nodes.size(), -1), lastUse(problem.nodes.size(), -1),
+        needed(problem.nodes.size(), 0) {
+    for (size_t i = 0; i < source.size(); ++i)
+      if (first[source[i]] < 0)
+        first[source[i]] = static_cast<int64_t>(i);
+  }
+
+  Schedule run() {
+    for (int32_t v = 0; v < static_cast<int32_t>(problem.nodes.size()); ++v) {
+      if (first[v] < 0)
+        return {}; // `anyOrder` never computes v.
+      size_t stageStart = order.size();
+      // Reuse as much as fits, then a quarter as many bytes, ..., then none.
+      int64_t reuseCap = budget;
+      while (reuseCap > 0 && !tryStage(v, reuseCap))
+        reuseCap = reuseCap > budget / 1024 ? reuseCap / 4 : 0;
+      if (reuseCap == 0)
+        tryStage(v, 0);
+      previousStageStart = stageStart;
+    }
+    return Schedule{order};
+  }
+
+private:
+  /// Appends stage `v`: the computations of the source's prefix through v's
+  /// first computation that v needs, reusing values whose latest
+  /// computation is still live in the previous stage, up to `reuseCap`
+  /// bytes of them, where the budget allows. Returns false, changing
+  /// nothing, if the stage does not fit; with `reuseCap` 0 it is always
+  /// appended.
+  bool tryStage(int32_t v, int64_t reuseCap) {
+    const bool reuse = reuseCap > 0;
+    int64_t reusedBytes = 0;
+    std::vector<int32_t> steps, reused;
+    std::vector<std::pair<int32_t, int64_t>> extended; // node, old lastUse
+    auto rollBack = [&]() {
+      for (auto [u, oldUse] : extended) {
+        for (int64_t i = oldUse + 1; i < static_cast<int64_t>(live.size());
+             ++i)
+          live[i] -= problem.nodes[u].bytes;
+        lastUse[u] = oldUse;
+      }
+    };
+    needed[v] = 1;
+    std::vector<int32_t> touched = {v};
+    for (int64_t i = first[v]; i >= 0; --i) {
+      int32_t w = source[i];
+      if (!needed[w])
+        continue;
+      needed[w] = 0;
+      bool again = std::find(reused.begin(), reused.end(), w) != reused.end();
+      if (reuse && w != v &&
+          (again || (reusedBytes + problem.nodes[w].bytes <= reuseCap &&
+                     canExtend(w)))) {
+        if (!again) {
+          reusedBytes += problem.nodes[w].bytes;
+          extended.push_back({w, lastUse[w]});
+          for (size_t k = lastUse[w] + 1; k < live.size(); ++k)
+            live[k] += problem.nodes[w].bytes;
+          lastUse[w] = static_cast<int64_t>(live.size()) - 1;
+          reused.push_back(w);
+        }
+        continue;
+      }
+      steps.push_back(w);
+      for (int32_t u : deps[w]) {
+        needed[u] = 1;
+        touched.push_back(u);
+      }
+    }
+    for (int32_t u : touched)
+      needed[u] = 0;
+    std::reverse(steps.begin(), steps.end());
+    std::vector<int64_t> stageLive;
+    if (!measureStage(steps, reused, stageLive) && reuse) {
+      rollBack();
+      return false;
+    }
+    // Append: the latest computations and their last reads.
+    const int64_t base = static_cast<int64_t>(order.size());
+    for (size_t j = 0; j < steps.size(); ++j) {
+      int32_t w = steps[j];
+      for (int32_t u : deps[w])
+        lastUse[u] = base + static_cast<int64_t>(j);
+      latest[w] = base + static_cast<int64_t>(j);
+      lastUse[w] = base + static_cast<int64_t>(j);
+      order.push_back(w);
+      live.push_back(stageLive[j]);
+    }
+    return true;
+  }
+
+  /// Whether u's latest computation is still live in the previous stage and
+  /// keeping it to the end of the replay so far stays within the budget.
+  bool canExtend(int32_t u) const {
+    if (latest[u] < 0 || lastUse[u] < static_cast<int64_t>(previousStageStart))
+      return false;
+    for (size_t k = lastUse[u] + 1; k < live.size(); ++k)
+      if (live[k] + problem.nodes[u].bytes > budget)
+        return false;
+    return true;
+  }
+
+  /// Live bytes of every step of a stage computing `steps` with `reused`
+  /// values live at its start (each freed after its last read in the stage,
+  /// every stage value after its last read, the stage's own node at the
+  /// stage's end unless it is the output). Returns whether all fit.
+  bool measureStage(const std::vector<int32_t> &steps,
+                    const std::vector<int32_t> &reused,
+                    std::vector<int64_t> &stageLive) const {
+    const size_t m = steps.size();
+    // Last read, within the stage, of each step's value and of each reused
+    // value (reads bind to the latest computation before them).
+    std::vector<int64_t> end(m);
+    std::vector<int64_t> reusedEnd(reused.size(), -1);
+    std::vector<int64_t> current(problem.nodes.size(), -2);
+    for (size_t r = 0; r < reused.size(); ++r)
+      current[reused[r]] = -3 - static_cast<int64_t>(r);
+    for (size_t j = 0; j < m; ++j) {
+      for (int32_t u : deps[steps[j]]) {
+        int64_t c = current[u];
+        if (c >= 0)
+          end[c] = static_cast<int64_t>(j);
+        else if (c <= -3)
+          reusedEnd[-3 - c] = static_cast<int64_t>(j);
+      }
+      end[j] = static_cast<int64_t>(j);
+      current[steps[j]] = static_cast<int64_t>(j);
+    }
+    std::vector<int64_t> delta(m + 1, 0);
+    int64_t start = problem.fixedBytes;
+    for (size_t r = 0; r < reused.size(); ++r) {
+      start += problem.nodes[reused[r]].bytes;
+      delta[std::max<int64_t>(reusedEnd[r], 0) + 1] -=
+          problem.nodes[reused[r]].bytes;
+    }
+    bool fits = start <= budget;
+    stageLive.assign(m, 0);
+    int64_t liveNow = start;
+    for (size_t j = 0; j < m; ++j) {
+      liveNow += delta[j];
+      const Node &node = problem.nodes[steps[j]];
+      liveNow += node.bytes;
+      stageLive[j] = liveNow + node.workspace;
+      fits &= stageLive[j] <= budget;
+      delta[end[j] + 1] -= node.bytes;
+    }
+    return fits;
+  }
+
+  const Problem &problem;
+  const int64_t budget;
+  const std::vector<int32_t> &source;
+  const std::vector<std::vector<int32_t>> deps;
+  /// Position in `source` of each node's first computation.
+  std::vector<int64_t> first;
+  /// Position in `order` of each node's latest computation, and of the
+  /// last read bound to it so far (-1: none).
+  std::vector<int64_t> latest, lastUse;
+  std::vector<char> needed;
+  std::vector<int32_t> order;
+  /// Live bytes (fixed bytes and workspace included) at each step of
+  /// `order`, as far as the replay has measured them.
+  std::vector<int64_t> live;
+  size_t previousStageStart = 0;
+};
+
+/// The search in each other order: at most this many fallback descents,
+/// and this fraction of the work cap.
+constexpr int32_t kFallbacksPerOrder = 2;
+constexpr int64_t kWorkShare = 4;
+
+/// The longest replay whose needless recomputations are dropped.
+constexpr size_t kMaxDropLength = 20000;
+
+} // namespace
+
+std::vector<std::vector<int32_t>>
+mlir::ckpt::remat::lowMemoryOrders(const Problem &problem,
+                                   int32_t randomTries) {
+  std::vector<std::vector<int32_t>> orders;
+  if (problem.nodes.empty())
+    return orders;
+  std::vector<std::vector<int32_t>> deps = uniqueDeps(problem);
+  std::vector<std::vector<int32_t>> readers(problem.nodes.size());
+  for (size_t v = 0; v < problem.nodes.size(); ++v)
+    for (int32_t u : deps[v])
+      readers[u].push_back(static_cast<int32_t>(v));
+  orders.push_back(depthFirstOrder(problem, deps));
+  std::mt19937_64 rng(1);
+  int64_t bestPeak = std::numeric_limits<int64_t>::max();
+  std::vector<int32_t> best;
+  for (int32_t t = 0; t <= randomTries; ++t) {
+    int64_t peak = 0;
+    std::vector<int32_t> order =
+        greedyOrder(problem, deps, readers, t ? 0.5 : 0.0, rng, peak);
+    if (peak < bestPeak) {
+      bestPeak = peak;
+      best = std::move(order);
+    }
+  }
+  orders.push_back(std::move(best));
+  return orders;
+}
+
+Problem mlir::ckpt::remat::renumberProblem(const Problem &problem,
+                                           const std::vector<int32_t> &order) {
+  std::vector<int32_t> position(order.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    position[order[k]] = static_cast<int32_t>(k);
+  Problem result;
+  result.fixedBytes = problem.fixedBytes;
+  for (int32_t v : order) {
+    Node node = problem.nodes[v];
+    for (int32_t &dep : node.deps)
+      dep = position[dep];
+    result.nodes.push_back(std::move(node));
+  }
+  return result;
+}
+
+Schedule mlir::ckpt::remat::replayInProblemOrder(
+    const Problem &problem, int64_t budgetBytes,
+    const std::vector<int32_t> &anyOrder) {
+  return Replay(problem, budgetBytes, anyOrder).run();
+}
+
+SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
+                                              int64_t budgetBytes,
+                                              const GenericOptions &options) {
+  detail::SolveClock clock;
+  SolveResult result;
+  if (!clock.accept(problem, result))
+    return clock.finish(result);
+  const size_t n = problem.nodes.size();
+  for (size_t v = 0; v < n; ++v) {
+    const Node &node = problem.nodes[v];
+    if (!node.recomputable || node.primary >= 0 ||
+        (node.isOutput && v + 1 != n)) {
+      result.message = "other orders need every node recomputable, no "
+                       "projections, and the last node as the only output";
+      return clock.finish(result);
+    }
+  }
+  if (n == 0) {
+    result.message = "nothing to reorder";
+    return clock.finish(result);
+  }
+  // Each order gets a smaller search than the problem's own order got.
+  GenericOptions inner = options;
+  inner.tryOtherOrders = false;
+  inner.fallbackDescents = std::min(inner.fallbackDescents, kFallbacksPerOrder);
+  inner.maxWork = std::max<int64_t>(inner.maxWork / kWorkShare, 1);
+  const char *names[] = {"depth-first", "greedy"};
+  std::vector<std::vector<int32_t>> orders = lowMemoryOrders(problem);
+  std::string tried;
+  for (size_t k = 0; k < orders.size(); ++k) {
+    const std::vector<int32_t> &order = orders[k];
+    bool identity = true;
+    for (size_t i = 0; i < n && identity; ++i)
+      identity = order[i] == static_cast<int32_t>(i);
+    if (identity)
+      continue;
+    SolveResult there =
+        solveGeneric(renumberProblem(problem, order), budgetBytes, inner);
+    tried += std::string(tried.empty() ? "" : ", ") + names[k % 2] + ": " +
+             (there.hasSchedule() ? "a plan" : "none");
+    if (!there.hasSchedule())
+      continue;
+    std::vector<int32_t> anyOrder;
+    anyOrder.reserve(there.schedule.order.size());
+    for (int32_t id : there.schedule.order)
+      anyOrder.push_back(order[id]);
+    SolveResult replayed;
+    replayed.schedule = replayInProblemOrder(problem, budgetBytes, anyOrder);
+    // Keeping instead of recomputing where the budget allows (quadratic in
+    // the replay's length, so only on short ones).
+    if (replayed.schedule.order.size() <= kMaxDropLength)
+      detail::dropNeedlessRecomputations(problem, budgetBytes,
+                                         replayed.schedule);
+    if (replayed.schedule.order.empty() ||
+        !detail::checkSchedule(problem, budgetBytes, replayed).empty()) {
+      tried += " (its replay does not fit)";
+      continue;
+    }
+    if (!result.hasSchedule() || replayed.cost < result.cost) {
+      result.schedule = std::move(replayed.schedule);
+      result.cost = replayed.cost;
+      result.peakBytes = replayed.peakBytes;
+      result.status = SolveResult::Status::Feasible;
+    }
+  }
+  result.message = "other orders (" + tried + ")";
+  return clock.finish(result);
+}
