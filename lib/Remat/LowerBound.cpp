@@ -2,6 +2,8 @@
 
 #include "ckpt/Remat/LowerBound.h"
 
+#include "StageSpace.h"
+
 #include <algorithm>
 #include <iterator>
 #include <limits>
@@ -121,15 +123,8 @@ namespace {
 /// The look-back search of `computeLookBackFloor` for one problem.
 class LookBack {
 public:
-  explicit LookBack(const Problem &problem) : problem(problem) {
-    const size_t n = problem.nodes.size();
-    deps.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      deps[i] = problem.nodes[i].deps;
-      std::sort(deps[i].begin(), deps[i].end());
-      deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
-    }
-  }
+  explicit LookBack(const Problem &problem)
+      : problem(problem), deps(detail::uniqueDeps(problem)) {}
 
   /// Bytes of a sorted set of nodes.
   int64_t bytesOf(const std::vector<int32_t> &set) const {

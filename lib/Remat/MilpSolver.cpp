@@ -271,14 +271,10 @@ bool CheckmateModel::keepNeeded(int32_t s, int32_t i) const {
 void CheckmateModel::build() {
   const int32_t n = static_cast<int32_t>(problem.nodes.size());
   readers.resize(n);
-  deps.resize(n);
-  for (int32_t k = 0; k < n; ++k) {
-    deps[k] = problem.nodes[k].deps;
-    std::sort(deps[k].begin(), deps[k].end());
-    deps[k].erase(std::unique(deps[k].begin(), deps[k].end()), deps[k].end());
+  deps = uniqueDeps(problem);
+  for (int32_t k = 0; k < n; ++k)
     for (int32_t i : deps[k])
       readers[i].push_back(k);
-  }
   const int32_t numGroups = groups.size();
   rCols.assign(numGroups, {});
   sCols.assign(numGroups, {});
@@ -611,9 +607,10 @@ SolveResult solveModel(const Problem &problem, int64_t budgetBytes,
 }
 
 /// Solves with coarse quanta: the relaxation for a bound (and a plan when its
-/// plan fits), then the restriction for a plan, each within half the time.
+/// plan fits), then the restriction `up` for a plan, each within half the
+/// time.
 SolveResult solveRounded(const Problem &problem, int64_t budgetBytes,
-                         const MilpOptions &options) {
+                         const Quanta &up, const MilpOptions &options) {
   MilpOptions half = options;
   half.timeLimitSeconds = options.timeLimitSeconds / 2;
   Quanta down = quantize(problem, budgetBytes, options.maxExactUnits,
@@ -624,8 +621,6 @@ SolveResult solveRounded(const Problem &problem, int64_t budgetBytes,
   if (result.status == SolveResult::Status::Optimal ||
       result.status == SolveResult::Status::Infeasible)
     return result;
-  Quanta up =
-      quantize(problem, budgetBytes, options.maxExactUnits, Rounding::Up);
   const Schedule *start =
       result.hasSchedule() ? &result.schedule : options.start;
   SolveResult restricted = solveModel(problem, budgetBytes, up, half, start);
@@ -669,7 +664,7 @@ SolveResult mlir::ckpt::remat::solveMilp(const Problem &problem,
       quantize(problem, budgetBytes, options.maxExactUnits, Rounding::Up);
   result = quanta.exact()
                ? solveModel(problem, budgetBytes, quanta, options, options.start)
-               : solveRounded(problem, budgetBytes, options);
+               : solveRounded(problem, budgetBytes, quanta, options);
   // A start never makes the answer worse: CBC may run out of time before it
   // has completed the start into a solution and return a costlier one.
   if (options.start) {

@@ -14,19 +14,9 @@
 #include <random>
 
 using namespace mlir::ckpt::remat;
+using mlir::ckpt::remat::detail::uniqueDeps;
 
 namespace {
-
-/// Unique inputs of every node.
-std::vector<std::vector<int32_t>> uniqueDeps(const Problem &problem) {
-  std::vector<std::vector<int32_t>> deps(problem.nodes.size());
-  for (size_t v = 0; v < problem.nodes.size(); ++v) {
-    deps[v] = problem.nodes[v].deps;
-    std::sort(deps[v].begin(), deps[v].end());
-    deps[v].erase(std::unique(deps[v].begin(), deps[v].end()), deps[v].end());
-  }
-  return deps;
-}
 
 /// Depth-first post-order from the last node (then from any node it does
 /// not reach), visiting first the input whose computation from nothing
@@ -259,9 +249,9 @@ private:
   }
 
   /// Live bytes of every step of a stage computing `steps` with `reused`
-  /// values live at its start (each freed after its last read in the stage,
-  /// every stage value after its last read, the stage's own node at the
-  /// stage's end unless it is the output). Returns whether all fit.
+  /// values live at its start; every value, reused or computed in the stage
+  /// (its own node too), is freed after its last read in the stage. Returns
+  /// whether all fit.
   bool measureStage(const std::vector<int32_t> &steps,
                     const std::vector<int32_t> &reused,
                     std::vector<int64_t> &stageLive) const {
@@ -408,8 +398,10 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
   inner.tryOtherOrders = false;
   inner.fallbackDescents = std::min(inner.fallbackDescents, kFallbacksPerOrder);
   inner.maxWork = std::max<int64_t>(inner.maxWork / kWorkShare, 1);
+  // In the order `lowMemoryOrders` returns them.
   const char *names[] = {"depth-first", "greedy"};
   std::vector<std::vector<int32_t>> orders = lowMemoryOrders(problem);
+  orders.resize(std::min(orders.size(), std::size(names)));
   std::string tried;
   for (size_t k = 0; k < orders.size(); ++k) {
     const std::vector<int32_t> &order = orders[k];
@@ -420,7 +412,7 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
       continue;
     SolveResult there =
         solveGeneric(renumberProblem(problem, order), budgetBytes, inner);
-    tried += std::string(tried.empty() ? "" : ", ") + names[k % 2] + ": " +
+    tried += std::string(tried.empty() ? "" : ", ") + names[k] + ": " +
              (there.hasSchedule() ? "a plan" : "none");
     if (!there.hasSchedule())
       continue;

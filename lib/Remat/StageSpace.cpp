@@ -2,6 +2,8 @@
 
 #include "StageSpace.h"
 
+#include <algorithm>
+
 using namespace mlir::ckpt::remat;
 using namespace mlir::ckpt::remat::detail;
 
@@ -21,6 +23,16 @@ StageGroups detail::buildStageGroups(const Problem &problem) {
   }
   groups.begin.push_back(n);
   return groups;
+}
+
+std::vector<std::vector<int32_t>> detail::uniqueDeps(const Problem &problem) {
+  std::vector<std::vector<int32_t>> deps(problem.nodes.size());
+  for (size_t v = 0; v < problem.nodes.size(); ++v) {
+    deps[v] = problem.nodes[v].deps;
+    std::sort(deps[v].begin(), deps[v].end());
+    deps[v].erase(std::unique(deps[v].begin(), deps[v].end()), deps[v].end());
+  }
+  return deps;
 }
 
 void detail::appendGroup(const StageGroups &groups, int32_t g,

@@ -40,6 +40,10 @@ StageGroups buildStageGroups(const Problem &problem);
 void appendGroup(const StageGroups &groups, int32_t g,
                  std::vector<int32_t> &order);
 
+/// The inputs of every node of `problem`, each list sorted and without
+/// repeats.
+std::vector<std::vector<int32_t>> uniqueDeps(const Problem &problem);
+
 /// Removes, latest first, every recomputation of a group whose removal
 /// keeps `schedule` within `budgetBytes` without raising its cost (reads then
 /// bind to an earlier computation). Returns the number removed.

@@ -17,9 +17,10 @@
 // node; the best of several randomized greedy list schedules that free the
 // most bytes first), runs the generic engine there, and replays its plan in
 // the problem's order. Replaying from nothing is costly, so each stage first
-// tries to keep, instead of recomputing, every value it needs whose latest
-// computation is in the previous stage, as long as the budget holds; if the
-// stage then does not fit, it replays from nothing.
+// keeps, instead of recomputing, the values it needs that are still live in
+// the previous stage, as long as the budget holds: as many bytes of them as
+// fit, else a quarter as many, and so on; if none fits, it replays from
+// nothing.
 //
 //===----------------------------------------------------------------------===//
 
