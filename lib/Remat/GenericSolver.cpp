@@ -999,7 +999,8 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
   result = GenericSearch(problem, budgetBytes, options).run();
   if (!result.hasSchedule() && options.tryOtherOrders) {
     SolveResult reordered = solveReordered(problem, budgetBytes, options);
-    if (reordered.hasSchedule())
+    if (reordered.hasSchedule() ||
+        reordered.status == SolveResult::Status::Infeasible)
       result = std::move(reordered);
     else
       result.message += "; " + reordered.message;

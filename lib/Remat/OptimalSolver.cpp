@@ -155,10 +155,18 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
     SolveResult generic = times.time("generic", [&] {
       return solveGeneric(problem, budgetBytes, options.genericOptions);
     });
-    if (generic.hasSchedule())
+    if (generic.hasSchedule()) {
       incumbent.offer(std::move(generic.schedule), "generic");
-    else
+    } else if (generic.status == SolveResult::Status::Infeasible &&
+               !incumbent.best.hasSchedule()) {
+      // Its backward search visited every set within the budget: no
+      // schedule at all fits, so the MILP need not look.
+      generic.engine = "generic";
+      generic.message = "engine seconds " + times.text + "; " + generic.message;
+      return clock.finish(generic);
+    } else {
       notes.push_back("generic: " + generic.message);
+    }
   }
 
   // Small problems: the MILP certifies, or improves.

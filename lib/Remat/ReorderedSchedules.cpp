@@ -7,6 +7,8 @@
 
 #include "ckpt/Remat/ReorderedSchedules.h"
 
+#include "ckpt/Remat/BackwardSearch.h"
+
 #include "StageSpace.h"
 
 #include <algorithm>
@@ -380,18 +382,52 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
   if (!clock.accept(problem, result))
     return clock.finish(result);
   const size_t n = problem.nodes.size();
-  for (size_t v = 0; v < n; ++v) {
-    const Node &node = problem.nodes[v];
-    if (!node.recomputable || node.primary >= 0 ||
-        (node.isOutput && v + 1 != n)) {
-      result.message = "other orders need every node recomputable, no "
-                       "projections, and the last node as the only output";
-      return clock.finish(result);
-    }
+  if (!detail::isFreelyReorderable(problem)) {
+    result.message = "other orders need every node recomputable, no "
+                     "projections, and the last node as the only output";
+    return clock.finish(result);
   }
   if (n == 0) {
     result.message = "nothing to reorder";
     return clock.finish(result);
+  }
+  // A plan replayed in the problem's order, kept if it fits and is the
+  // cheapest so far.
+  auto offer = [&](const std::vector<int32_t> &anyOrder) -> bool {
+    SolveResult replayed;
+    replayed.schedule = replayInProblemOrder(problem, budgetBytes, anyOrder);
+    // Keeping instead of recomputing where the budget allows (quadratic in
+    // the replay's length, so only on short ones).
+    if (replayed.schedule.order.size() <= kMaxDropLength)
+      detail::dropNeedlessRecomputations(problem, budgetBytes,
+                                         replayed.schedule);
+    if (replayed.schedule.order.empty() ||
+        !detail::checkSchedule(problem, budgetBytes, replayed).empty())
+      return false;
+    if (!result.hasSchedule() || replayed.cost < result.cost) {
+      result.schedule = std::move(replayed.schedule);
+      result.cost = replayed.cost;
+      result.peakBytes = replayed.peakBytes;
+      result.status = SolveResult::Status::Feasible;
+    }
+    return true;
+  };
+  std::string tried;
+  if (options.backwardSearch) {
+    BackwardSearchResult back =
+        searchBackward(problem, budgetBytes, options.backward);
+    if (back.outcome == BackwardSearchResult::Outcome::Exhausted) {
+      result.status = SolveResult::Status::Infeasible;
+      result.lowerBound = std::numeric_limits<double>::infinity();
+      result.message = "backward search: " + back.message;
+      return clock.finish(result);
+    }
+    tried = "backward: ";
+    if (back.outcome == BackwardSearchResult::Outcome::Found)
+      tried += offer(back.computations) ? "a plan"
+                                         : "a plan (its replay does not fit)";
+    else
+      tried += "none (" + back.message + ")";
   }
   // Each order gets a smaller search than the problem's own order got.
   GenericOptions inner = options;
@@ -402,7 +438,6 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
   const char *names[] = {"depth-first", "greedy"};
   std::vector<std::vector<int32_t>> orders = lowMemoryOrders(problem);
   orders.resize(std::min(orders.size(), std::size(names)));
-  std::string tried;
   for (size_t k = 0; k < orders.size(); ++k) {
     const std::vector<int32_t> &order = orders[k];
     bool identity = true;
@@ -420,24 +455,8 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
     anyOrder.reserve(there.schedule.order.size());
     for (int32_t id : there.schedule.order)
       anyOrder.push_back(order[id]);
-    SolveResult replayed;
-    replayed.schedule = replayInProblemOrder(problem, budgetBytes, anyOrder);
-    // Keeping instead of recomputing where the budget allows (quadratic in
-    // the replay's length, so only on short ones).
-    if (replayed.schedule.order.size() <= kMaxDropLength)
-      detail::dropNeedlessRecomputations(problem, budgetBytes,
-                                         replayed.schedule);
-    if (replayed.schedule.order.empty() ||
-        !detail::checkSchedule(problem, budgetBytes, replayed).empty()) {
+    if (!offer(anyOrder))
       tried += " (its replay does not fit)";
-      continue;
-    }
-    if (!result.hasSchedule() || replayed.cost < result.cost) {
-      result.schedule = std::move(replayed.schedule);
-      result.cost = replayed.cost;
-      result.peakBytes = replayed.peakBytes;
-      result.status = SolveResult::Status::Feasible;
-    }
   }
   result.message = "other orders (" + tried + ")";
   return clock.finish(result);

@@ -106,3 +106,14 @@ const char *mlir::ckpt::remat::statusName(SolveResult::Status status) {
   }
   return "unknown";
 }
+
+bool mlir::ckpt::remat::detail::isFreelyReorderable(const Problem &problem) {
+  const size_t n = problem.nodes.size();
+  for (size_t v = 0; v < n; ++v) {
+    const Node &node = problem.nodes[v];
+    if (!node.recomputable || node.primary >= 0 ||
+        (node.isOutput && v + 1 != n))
+      return false;
+  }
+  return true;
+}

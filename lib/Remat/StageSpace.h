@@ -44,6 +44,12 @@ void appendGroup(const StageGroups &groups, int32_t g,
 /// repeats.
 std::vector<std::vector<int32_t>> uniqueDeps(const Problem &problem);
 
+/// Whether every node of `problem` may be recomputed, none is a
+/// projection, and the last node is the only output: the form whose
+/// schedules may first compute the nodes in any order (ReorderedSchedules.h,
+/// BackwardSearch.h).
+bool isFreelyReorderable(const Problem &problem);
+
 /// Removes, latest first, every recomputation of a group whose removal
 /// keeps `schedule` within `budgetBytes` without raising its cost (reads then
 /// bind to an earlier computation). Returns the number removed.

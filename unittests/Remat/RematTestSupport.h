@@ -1,7 +1,8 @@
 //===- RematTestSupport.h - Shared helpers of the remat unit tests -*- C++ -*-//
 //
 // Readable dumps of problems and results for failure messages, and the
-// smallest peak of any schedule of a tiny problem by brute force.
+// smallest peak of any schedule of a tiny problem by brute force, and
+// random single-sink DAGs like the random layered benchmark graphs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <random>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -111,6 +113,47 @@ inline int64_t smallestPeakOfAnySchedule(const Problem &problem) {
     }
   }
   return unreached;
+}
+
+/// A random DAG like the random layered graphs: every node recomputable,
+/// reading one to three earlier nodes, some with workspace; one last node
+/// reads every node nobody else reads and is the only output.
+inline Problem randomSingleSinkDag(std::mt19937 &rng, int n) {
+  Problem problem;
+  problem.fixedBytes = rng() % 3 == 0 ? 1 + rng() % 8 : 0;
+  for (int i = 0; i + 1 < n; ++i) {
+    std::vector<int32_t> deps;
+    int reads = i == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+    for (int r = 0; r < reads; ++r) {
+      int32_t dep = static_cast<int32_t>(rng() % i);
+      if (std::find(deps.begin(), deps.end(), dep) == deps.end())
+        deps.push_back(dep);
+    }
+    std::sort(deps.begin(), deps.end());
+    addNode(problem, 1 + static_cast<double>(rng() % 9), 1 + rng() % 16, deps);
+    if (rng() % 5 == 0)
+      problem.nodes.back().workspace = 1 + rng() % 6;
+  }
+  std::vector<bool> read(n, false);
+  for (const Node &node : problem.nodes)
+    for (int32_t dep : node.deps)
+      read[dep] = true;
+  std::vector<int32_t> sinks;
+  for (int i = 0; i + 1 < n; ++i)
+    if (!read[i])
+      sinks.push_back(i);
+  addNode(problem, 1, 1 + rng() % 4, sinks);
+  problem.nodes.back().isOutput = true;
+  return problem;
+}
+
+/// A random budget between half the no-recompute peak of `problem` and all
+/// of it.
+inline int64_t randomBudgetBelowPeak(std::mt19937 &rng,
+                                     const Problem &problem) {
+  int64_t peak =
+      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  return peak - static_cast<int64_t>(rng() % (peak / 2 + 1));
 }
 
 /// Status, cost, bound, peak and order of `result`.

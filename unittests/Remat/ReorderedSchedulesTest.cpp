@@ -22,38 +22,6 @@ using namespace mlir::ckpt::remat::testing;
 
 namespace {
 
-/// A random DAG like the random layered graphs: every node recomputable,
-/// reading one to three earlier nodes, some with workspace; one last node
-/// reads every node nobody else reads and is the only output.
-Problem randomSingleSinkDag(std::mt19937 &rng, int n) {
-  Problem problem;
-  problem.fixedBytes = rng() % 3 == 0 ? 1 + rng() % 8 : 0;
-  for (int i = 0; i + 1 < n; ++i) {
-    std::vector<int32_t> deps;
-    int reads = i == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
-    for (int r = 0; r < reads; ++r) {
-      int32_t dep = static_cast<int32_t>(rng() % i);
-      if (std::find(deps.begin(), deps.end(), dep) == deps.end())
-        deps.push_back(dep);
-    }
-    std::sort(deps.begin(), deps.end());
-    addNode(problem, 1 + static_cast<double>(rng() % 9), 1 + rng() % 16, deps);
-    if (rng() % 5 == 0)
-      problem.nodes.back().workspace = 1 + rng() % 6;
-  }
-  std::vector<bool> read(n, false);
-  for (const Node &node : problem.nodes)
-    for (int32_t dep : node.deps)
-      read[dep] = true;
-  std::vector<int32_t> sinks;
-  for (int i = 0; i + 1 < n; ++i)
-    if (!read[i])
-      sinks.push_back(i);
-  addNode(problem, 1, 1 + rng() % 4, sinks);
-  problem.nodes.back().isOutput = true;
-  return problem;
-}
-
 /// A random topological order of `problem` ending with its last node.
 std::vector<int32_t> randomOrder(std::mt19937 &rng, const Problem &problem) {
   const size_t n = problem.nodes.size();
@@ -211,9 +179,7 @@ TEST(ReorderedSchedules, SolveReorderedIsSound) {
   for (int trial = 0; trial < 100; ++trial) {
     Problem problem =
         randomSingleSinkDag(rng, 4 + static_cast<int>(rng() % 30));
-    int64_t peak =
-        evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
-    int64_t budget = peak - static_cast<int64_t>(rng() % (peak / 2 + 1));
+    int64_t budget = randomBudgetBelowPeak(rng, problem);
     SolveResult result = solveReordered(problem, budget);
     if (!result.hasSchedule())
       continue;

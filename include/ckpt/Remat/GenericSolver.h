@@ -46,9 +46,11 @@
 // stage space (e.g. recompute an output at the very end), so it meets some
 // budgets the stage space cannot; the cheaper result wins.
 //
-// Other orders. If all that finds no plan, the search runs again (smaller)
-// on the problem renumbered in orders that need less memory, and a plan
-// found there is replayed in the problem's order (ReorderedSchedules.h).
+// Other orders. If all that finds no plan, a search backward from the last
+// node (BackwardSearch.h) looks for any schedule within the budget, or
+// proves there is none, and the search runs again (smaller) on the problem
+// renumbered in orders that need less memory; a plan found either way is
+// replayed in the problem's order (ReorderedSchedules.h), the cheapest wins.
 //
 // Every schedule is judged by the same rules as `evaluateSchedule`, and the
 // result is re-checked with it.
@@ -58,6 +60,7 @@
 #ifndef CKPT_REMAT_GENERICSOLVER_H
 #define CKPT_REMAT_GENERICSOLVER_H
 
+#include "ckpt/Remat/BackwardSearch.h"
 #include "ckpt/Remat/ExactSolvers.h"
 
 #include <cstdint>
@@ -85,13 +88,20 @@ struct GenericOptions {
   /// and replay the plan in the problem's (`solveReordered`,
   /// ReorderedSchedules.h), where it applies.
   bool tryOtherOrders = true;
+  /// With `tryOtherOrders`: first search backward from the last node
+  /// (BackwardSearch.h) and replay its plan too; a search that visits every
+  /// set within the budget proves the budget infeasible.
+  bool backwardSearch = true;
+  /// Limits of that search.
+  BackwardSearchOptions backward;
 };
 
 /// Solves `problem` under `budgetBytes` (fixed bytes included) as described
 /// above (and, if that finds no plan, with `solveReordered`). Returns
-/// `Feasible` with a re-checked schedule, or
-/// `Unknown` when the descent finds no schedule within the budget (`message`
-/// says why). Proves no bound: `lowerBound` is left 0.
+/// `Feasible` with a re-checked schedule; `Infeasible` (lower bound
+/// +infinity) when the backward search of `solveReordered` proves that no
+/// schedule at all fits; or `Unknown` when no schedule within the budget is
+/// found (`message` says why). Proves no other bound: `lowerBound` is left 0.
 SolveResult solveGeneric(const Problem &problem, int64_t budgetBytes,
                          const GenericOptions &options = {});
 

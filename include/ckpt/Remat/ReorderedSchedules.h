@@ -55,11 +55,14 @@ Problem renumberProblem(const Problem &problem,
 Schedule replayInProblemOrder(const Problem &problem, int64_t budgetBytes,
                               const std::vector<int32_t> &anyOrder);
 
-/// The engine: `lowMemoryOrders`, the generic engine (with `options`) on the
-/// problem renumbered in each, and `replayInProblemOrder`; the cheapest
-/// replayed plan within `budgetBytes` wins. Applies only to problems whose
-/// nodes are all recomputable, without projections, whose only output is
-/// the last node; `Unknown` otherwise, or when no order gives a plan.
+/// The engine: with `options.backwardSearch`, `searchBackward`
+/// (BackwardSearch.h), whose plan is replayed too and whose exhausted search
+/// returns `Infeasible`; then `lowMemoryOrders`, the generic engine (with
+/// `options`) on the problem renumbered in each, and `replayInProblemOrder`;
+/// the cheapest replayed plan within `budgetBytes` wins. Applies only to
+/// problems whose nodes are all recomputable, without projections, whose
+/// only output is the last node; `Unknown` otherwise, or when nothing gives
+/// a plan.
 SolveResult solveReordered(const Problem &problem, int64_t budgetBytes,
                            const GenericOptions &options = {});
 

@@ -70,12 +70,26 @@ private:
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, std::string &note);
 
-  /// Reports that no plan fits `limit`, with the floor every plan needs.
+  /// Reports that no plan fits `limit`, with the floor every plan needs and,
+  /// when an engine proved that nothing fits, its `proof`.
   void reportInfeasible(func::FuncOp func, const RematProblemWithOrigins &p,
-                        int64_t limit, int64_t planPeak, Operation *peakOp);
+                        int64_t limit, int64_t planPeak, Operation *peakOp,
+                        llvm::StringRef proof = {});
 };
 
 } // namespace
+
+/// What proved `result` infeasible, for the report ("" when nothing did or
+/// the proof is the floor's): the backward search's exhausted sets.
+static std::string provenBy(const remat::SolveResult &result) {
+  if (result.status != remat::SolveResult::Status::Infeasible)
+    return "";
+  llvm::StringRef message = result.message;
+  size_t at = message.find("backward search: ");
+  if (at == llvm::StringRef::npos)
+    return "";
+  return message.substr(at).str();
+}
 
 FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
     func::FuncOp func, const RematProblemWithOrigins &p, int64_t limit) {
@@ -128,7 +142,7 @@ PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
   remat::SolveResult result = remat::solveOptimal(p.problem, limit, options);
   if (result.status == remat::SolveResult::Status::Infeasible ||
       !result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr);
+    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result));
     return failure();
   }
   double base = std::max(p.problem.baseCost(), 1e-300);
@@ -187,7 +201,7 @@ PlaceCheckpointsPass::solveGenerically(func::FuncOp func,
     result = remat::solveGeneric(p.problem, limit);
   }
   if (!result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr);
+    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result));
     return failure();
   }
   note = (" engine=generic solve-seconds=" +
@@ -236,7 +250,8 @@ PlaceCheckpointsPass::solveExactly(func::FuncOp func,
 void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, int64_t planPeak,
-                                            Operation *peakOp) {
+                                            Operation *peakOp,
+                                            llvm::StringRef proof) {
   // The largest of three proven floors: inputs + output + workspace of one
   // op with the finished outputs, the same with every non-recomputable value
   // still to be read, and the look-back floor (LowerBound.h).
@@ -263,6 +278,9 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   if (peakOp)
     diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
                                          "op runs";
+  if (!proof.empty())
+    diag.attachNote(func.getLoc())
+        << "no plan exists within this budget, proven by the " << proof;
   if (floor.node >= 0 && lookedBack)
     diag.attachNote(p.origins[floor.node].op->getLoc())
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("

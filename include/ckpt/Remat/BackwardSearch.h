@@ -1,0 +1,87 @@
+//===- BackwardSearch.h - Pebbling search back from the last node -*- C++ -*-===//
+//
+// A search for any schedule within a budget, run backward in time, that
+// either finds one or proves that none exists.
+//
+// Looking back from a moment when a set S of values is in memory: one of
+// them, h, was computed last, and while it was computed, the rest of S and
+// h's inputs were in memory. So S at that moment implies the set
+// S - {h} + inputs(h) at an earlier one, with S + inputs(h) in memory in
+// between. Reading such a chain forward gives a schedule -- compute h, free
+// what the later set does not hold -- and every valid schedule contains one
+// (take, at each step back, the member computed most recently), with no
+// more live bytes at any step. So a budget is feasible exactly when the
+// empty set can be reached from {last node} by steps back whose sets, with
+// h's inputs, output and workspace, fit the budget: the problem becomes a
+// search in the space of sets.
+//
+// Search. Best first: the sets whose ancestors (themselves included) are
+// fewest come first -- every ancestor must still be computed, so that is
+// the work left -- then the lighter ones. A set that holds a set already
+// reached (one or two members more) is skipped: anything computed from the
+// larger set can be computed from the smaller one with fewer live bytes, by
+// a chain no longer. With that pruning, a search that runs out of sets to
+// visit proves that no schedule fits the budget.
+//
+// A step back that computes h while h is still an ancestor of another
+// member of the set is a recomputation; the search minimizes none of that
+// cost (it settles feasibility), and its schedules first compute nodes in
+// an order of their own: `solveReordered` replays them in the problem's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_REMAT_BACKWARDSEARCH_H
+#define CKPT_REMAT_BACKWARDSEARCH_H
+
+#include "ckpt/Remat/RematProblem.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::ckpt::remat {
+
+/// Limits of `searchBackward`; both deterministic (no wall clock).
+struct BackwardSearchOptions {
+  /// Work cap: sets looked up or built, counted in members touched.
+  int64_t maxWork = 4'000'000'000;
+  /// Cap on the members of all sets kept (the search's memory, 4 bytes each).
+  int64_t maxStoredMembers = 50'000'000;
+  /// Largest problem searched (the ancestor sets take n^2 bits).
+  int32_t maxNodes = 8192;
+};
+
+/// What `searchBackward` found.
+struct BackwardSearchResult {
+  enum class Outcome {
+    /// `computations` is a valid schedule within the budget.
+    Found,
+    /// Every set within the budget was visited: no schedule fits it.
+    Exhausted,
+    /// A limit of `BackwardSearchOptions` stopped the search.
+    Capped,
+    /// The problem is not of the form searched (see `searchBackward`).
+    NotApplicable,
+  };
+  Outcome outcome = Outcome::NotApplicable;
+  /// The schedule (Found): every node computed at least once, the last node
+  /// last, first computations in an order of the search's own.
+  std::vector<int32_t> computations;
+  /// Sets expanded.
+  int64_t expanded = 0;
+  /// Why the search is not applicable or stopped.
+  std::string message;
+};
+
+/// Searches, as described above, for a schedule of `problem` within
+/// `budgetBytes` (fixed bytes included). Applies to well-formed problems of
+/// at most `maxNodes` nodes, all recomputable, without projections, whose
+/// only output is the last node and every other node an ancestor of it (the
+/// random layered graphs).
+BackwardSearchResult searchBackward(const Problem &problem,
+                                    int64_t budgetBytes,
+                                    const BackwardSearchOptions &options = {});
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_BACKWARDSEARCH_H
