@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Remat/GenericSolver.h"
+
+#include "ckpt/Remat/LowerBound.h"
 #include "ckpt/Remat/ReorderedSchedules.h"
 
 #include "StageSpace.h"
@@ -994,6 +996,18 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
     return clock.finish(result);
   if (budgetBytes < problem.fixedBytes) {
     result.message = "the budget does not cover the fixed bytes";
+    return clock.finish(result);
+  }
+  // Below a proven floor no schedule fits: say so before searching (the
+  // backward search would otherwise spend its whole work cap).
+  int64_t floor = std::max(computeMemoryFloor(problem).bytes,
+                           computeLookBackFloor(problem).bytes);
+  if (budgetBytes < floor) {
+    result.status = SolveResult::Status::Infeasible;
+    result.lowerBound = std::numeric_limits<double>::infinity();
+    result.message = "no schedule fits: the budget is below the proven "
+                     "memory floor of " +
+                     std::to_string(floor) + " bytes";
     return clock.finish(result);
   }
   result = GenericSearch(problem, budgetBytes, options).run();
