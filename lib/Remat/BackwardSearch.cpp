@@ -66,6 +66,14 @@ private:
   }
   /// Number of nodes that are members of `set` or ancestors of one.
   int32_t ancestorCount(const std::vector<int32_t> &set) const;
+  /// Whether `h`, a member of `set`, is an ancestor of another member.
+  bool isNeededByAnother(const std::vector<int32_t> &set, int32_t h) const {
+    for (int32_t v : set)
+      if (v != h && (ancestors[static_cast<size_t>(v) * words + h / 64] >>
+                     (h % 64)) & 1)
+        return true;
+    return false;
+  }
   /// Whether a set reached so far is `set` less one or two members.
   bool holdsReachedSet(const std::vector<int32_t> &set, const SetKey &key);
   /// Adds a reached set with its parent and the node computed between them;
@@ -200,6 +208,11 @@ BackwardSearchResult Search::run() {
     const std::vector<int32_t> set = sets[id];
     const int64_t held = problem.fixedBytes + bytesOf(set);
     for (int32_t h : set) {
+      // In the problem's order, only the latest member may leave the set's
+      // ancestors (be computed for the first time, going forward); the
+      // others only as inputs still needed by another member.
+      if (options.problemOrder && h != set.back() && !isNeededByAnother(set, h))
+        continue;
       // While h is computed: the set (h included) and h's other inputs.
       int64_t during = held + problem.nodes[h].workspace;
       for (int32_t u : deps[h])
@@ -224,6 +237,11 @@ BackwardSearchResult Search::run() {
       open.push({ancestorCount(sets[next]), bytesOf(sets[next]), next});
       work += static_cast<int64_t>(words);
     }
+  }
+  if (goal < 0 && options.problemOrder) {
+    result.message = "every set in the problem's order visited (" +
+                     std::to_string(result.expanded) + "), none leads back";
+    return result;
   }
   if (goal < 0) {
     result.outcome = BackwardSearchResult::Outcome::Exhausted;

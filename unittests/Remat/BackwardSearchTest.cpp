@@ -110,6 +110,37 @@ TEST(BackwardSearch, SchedulesOfLargerDagsAreValidAndFit) {
   EXPECT_GT(found, 20);
 }
 
+TEST(BackwardSearch, InTheProblemOrderNeedsNoReplay) {
+  // With `problemOrder`, plans run as they are: first computations in the
+  // problem's order. Running out of sets there proves nothing.
+  std::mt19937 rng(2026);
+  int found = 0, recomputing = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    Problem problem =
+        randomSingleSinkDag(rng, 3 + static_cast<int>(rng() % 30));
+    int64_t budget = randomBudgetBelowPeak(rng, problem);
+    BackwardSearchOptions options;
+    options.problemOrder = true;
+    options.maxWork = 2'000'000;
+    BackwardSearchResult result = searchBackward(problem, budget, options);
+    SCOPED_TRACE("trial " + std::to_string(trial) + "\n" +
+                 describe(problem, budget));
+    ASSERT_NE(result.outcome, Outcome::Exhausted);
+    ASSERT_NE(result.outcome, Outcome::NotApplicable) << result.message;
+    if (result.outcome != Outcome::Found)
+      continue;
+    ++found;
+    Evaluation eval =
+        evaluateSchedule(problem, Schedule{result.computations});
+    ASSERT_TRUE(eval.valid()) << eval.error;
+    ASSERT_LE(eval.peakBytes, budget);
+    recomputing += eval.recomputations > 0;
+  }
+  // Many of the random budgets are below the smallest peak.
+  EXPECT_GT(found, 40);
+  EXPECT_GT(recomputing, 10) << found;
+}
+
 TEST(BackwardSearch, StopsAtTheWorkCap) {
   std::mt19937 rng(5);
   Problem problem = randomSingleSinkDag(rng, 60);

@@ -51,6 +51,14 @@ struct BackwardSearchOptions {
   int64_t maxStoredMembers = 50'000'000;
   /// Largest problem searched (the ancestor sets take n^2 bits).
   int32_t maxNodes = 8192;
+  /// Search only schedules whose first computations follow the problem's
+  /// order: a step back may then compute a node for the last time (going
+  /// back; its first computation, going forward) only if it is the latest
+  /// member of the set. Such a schedule needs no replay, so it is far
+  /// cheaper; but the pruning of supersets is not known to keep this
+  /// narrower search complete, so running out of sets proves nothing
+  /// (`Capped`, not `Exhausted`).
+  bool problemOrder = false;
 };
 
 /// What `searchBackward` found.
@@ -67,7 +75,8 @@ struct BackwardSearchResult {
   };
   Outcome outcome = Outcome::NotApplicable;
   /// The schedule (Found): every node computed at least once, the last node
-  /// last, first computations in an order of the search's own.
+  /// last, first computations in an order of the search's own (the
+  /// problem's with `problemOrder`).
   std::vector<int32_t> computations;
   /// Sets expanded.
   int64_t expanded = 0;
