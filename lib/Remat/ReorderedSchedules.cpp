@@ -391,61 +391,56 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
     result.message = "nothing to reorder";
     return clock.finish(result);
   }
-  // A plan replayed in the problem's order, kept if it fits and is the
-  // cheapest so far.
-  auto offer = [&](const std::vector<int32_t> &anyOrder) -> bool {
-    SolveResult replayed;
-    replayed.schedule = replayInProblemOrder(problem, budgetBytes, anyOrder);
-    // Keeping instead of recomputing where the budget allows (quadratic in
-    // the replay's length, so only on short ones).
-    if (replayed.schedule.order.size() <= kMaxDropLength)
+  // A schedule in the problem's order, kept if it fits (after dropping
+  // needless recomputations) and is the cheapest so far.
+  auto keep = [&](Schedule schedule) -> bool {
+    SolveResult candidate;
+    candidate.schedule = std::move(schedule);
+    // Quadratic in the schedule's length, so only on short ones.
+    if (candidate.schedule.order.size() <= kMaxDropLength)
       detail::dropNeedlessRecomputations(problem, budgetBytes,
-                                         replayed.schedule);
-    if (replayed.schedule.order.empty() ||
-        !detail::checkSchedule(problem, budgetBytes, replayed).empty())
+                                         candidate.schedule);
+    if (candidate.schedule.order.empty() ||
+        !detail::checkSchedule(problem, budgetBytes, candidate).empty())
       return false;
-    if (!result.hasSchedule() || replayed.cost < result.cost) {
-      result.schedule = std::move(replayed.schedule);
-      result.cost = replayed.cost;
-      result.peakBytes = replayed.peakBytes;
-      result.status = SolveResult::Status::Feasible;
+    if (!result.hasSchedule() || candidate.cost < result.cost) {
+      candidate.status = SolveResult::Status::Feasible;
+      result = std::move(candidate);
     }
     return true;
+  };
+  // A plan in any order, replayed in the problem's.
+  auto offer = [&](const std::vector<int32_t> &anyOrder) {
+    return keep(replayInProblemOrder(problem, budgetBytes, anyOrder));
   };
   std::string tried;
   if (options.backwardSearch) {
     // First in the problem's order, with a tenth of the work: a plan there
-    // needs no replay, so it costs far less.
+    // needs no replay, so it costs far less than any replayed one, and the
+    // full search runs only without it (for a plan or a proof).
     BackwardSearchOptions inOrder = options.backward;
     inOrder.problemOrder = true;
     inOrder.maxWork = std::max<int64_t>(inOrder.maxWork / 10, 1);
     BackwardSearchResult direct = searchBackward(problem, budgetBytes, inOrder);
-    if (direct.outcome == BackwardSearchResult::Outcome::Found) {
-      SolveResult plan;
-      plan.schedule.order = direct.computations;
-      if (plan.schedule.order.size() <= kMaxDropLength)
-        detail::dropNeedlessRecomputations(problem, budgetBytes,
-                                           plan.schedule);
-      if (detail::checkSchedule(problem, budgetBytes, plan).empty()) {
-        plan.status = SolveResult::Status::Feasible;
-        result = std::move(plan);
-        tried = "backward in order: a plan, ";
+    if (direct.outcome == BackwardSearchResult::Outcome::Found &&
+        keep(Schedule{std::move(direct.computations)})) {
+      tried = "backward in order: a plan";
+    } else {
+      BackwardSearchResult back =
+          searchBackward(problem, budgetBytes, options.backward);
+      if (back.outcome == BackwardSearchResult::Outcome::Exhausted) {
+        result.status = SolveResult::Status::Infeasible;
+        result.lowerBound = std::numeric_limits<double>::infinity();
+        result.message = "backward search: " + back.message;
+        return clock.finish(result);
       }
+      tried = "backward: ";
+      if (back.outcome == BackwardSearchResult::Outcome::Found)
+        tried += offer(back.computations) ? "a plan"
+                                           : "a plan (its replay does not fit)";
+      else
+        tried += "none (" + back.message + ")";
     }
-    BackwardSearchResult back =
-        searchBackward(problem, budgetBytes, options.backward);
-    if (back.outcome == BackwardSearchResult::Outcome::Exhausted) {
-      result.status = SolveResult::Status::Infeasible;
-      result.lowerBound = std::numeric_limits<double>::infinity();
-      result.message = "backward search: " + back.message;
-      return clock.finish(result);
-    }
-    tried += "backward: ";
-    if (back.outcome == BackwardSearchResult::Outcome::Found)
-      tried += offer(back.computations) ? "a plan"
-                                         : "a plan (its replay does not fit)";
-    else
-      tried += "none (" + back.message + ")";
   }
   // Each order gets a smaller search than the problem's own order got.
   GenericOptions inner = options;

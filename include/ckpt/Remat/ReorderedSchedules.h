@@ -56,8 +56,9 @@ Schedule replayInProblemOrder(const Problem &problem, int64_t budgetBytes,
                               const std::vector<int32_t> &anyOrder);
 
 /// The engine: with `options.backwardSearch`, `searchBackward`
-/// (BackwardSearch.h), whose plan is replayed too and whose exhausted search
-/// returns `Infeasible`; then `lowMemoryOrders`, the generic engine (with
+/// (BackwardSearch.h), first narrowed to the problem's order (a plan there
+/// needs no replay), else in full, whose plan is replayed too and whose
+/// exhausted search returns `Infeasible`; then `lowMemoryOrders`, the generic engine (with
 /// `options`) on the problem renumbered in each, and `replayInProblemOrder`;
 /// the cheapest replayed plan within `budgetBytes` wins. Applies only to
 /// problems whose nodes are all recomputable, without projections, whose
