@@ -89,7 +89,20 @@ public:
   /// computation does not fit even with every evictable buffer evicted.
   Schedule scheduleByEviction();
 
+  /// The lowest-peak schedule a failed descent ended at (empty if every
+  /// descent fit or none ran): a start for `repairByWindows`.
+  const std::vector<int32_t> &closestSchedule() const { return closest; }
+
 private:
+  /// Remembers `order` (which describes `rec`, peaking at `peak`) if it is
+  /// the closest schedule so far.
+  void noteClosest(int64_t peak) {
+    if (closest.empty() || peak < closestPeak) {
+      closest = order;
+      closestPeak = peak;
+    }
+  }
+
   // Structure.
   int32_t gapStart(int32_t gap) const {
     int32_t g = gapGroup[gap], j = gap - gapBase[g];
@@ -193,6 +206,9 @@ private:
   // Estimator scratch.
   std::vector<int32_t> visitStamp;
   int32_t stamp = 0;
+
+  std::vector<int32_t> closest;
+  int64_t closestPeak = 0;
 
   int64_t work = 0;
   int64_t evaluations = 0;
@@ -841,6 +857,8 @@ SolveResult GenericSearch::run() {
   std::vector<bool> noTabu(rec.size(), false);
   Figures current = buildAndEvaluate();
   bool descended = descend(current, noTabu);
+  if (!descended)
+    noteClosest(current.peak);
   // Tight budgets: descents that evaluate more candidates per round and
   // pick moves by the excess they remove alone (feasibility first; the
   // local search below recovers cost), then by cost per excess removed.
@@ -880,6 +898,8 @@ SolveResult GenericSearch::run() {
       descentLimit = std::min(work + share, fallbackEnd);
       current = buildAndEvaluate();
       descended = descend(current, noTabu);
+      if (!descended)
+        noteClosest(current.peak);
     }
   }
   feasibilityFirst = false;
@@ -987,6 +1007,35 @@ SolveResult GenericSearch::run() {
   return result;
 }
 
+/// Where the window repair starts: the plan of a search in the problem's
+/// order at the tightest of the budgets 1/16, 3/32, 1/8, 1/4 and 1/2 of the
+/// way from `budgetBytes` to the peak without recomputation that finds one,
+/// else `closest`, the
+/// closest schedule the descents at `budgetBytes` reached (their excess is
+/// low, their peak often not: far worse starts).
+static std::vector<int32_t> repairStart(const Problem &problem,
+                                        int64_t budgetBytes,
+                                        const GenericOptions &options,
+                                        const std::vector<int32_t> &closest) {
+  const int64_t peak =
+      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  GenericOptions looser = options;
+  looser.tryOtherOrders = false;
+  // Thirty-seconds of the way from the budget to the peak.
+  for (int64_t parts : {2, 3, 4, 8, 16}) {
+    if (peak <= budgetBytes)
+      break;
+    SolveResult plan =
+        GenericSearch(problem,
+                      budgetBytes + (peak - budgetBytes) * parts / 32,
+                      looser)
+            .run();
+    if (plan.hasSchedule())
+      return plan.schedule.order;
+  }
+  return closest;
+}
+
 SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
                                             int64_t budgetBytes,
                                             const GenericOptions &options) {
@@ -1010,9 +1059,14 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
                      std::to_string(floor) + " bytes";
     return clock.finish(result);
   }
-  result = GenericSearch(problem, budgetBytes, options).run();
+  GenericSearch search(problem, budgetBytes, options);
+  result = search.run();
   if (!result.hasSchedule() && options.tryOtherOrders) {
-    SolveResult reordered = solveReordered(problem, budgetBytes, options);
+    SolveResult reordered =
+        solveReordered(problem, budgetBytes, options, [&] {
+          return repairStart(problem, budgetBytes, options,
+                             search.closestSchedule());
+        });
     if (reordered.hasSchedule() ||
         reordered.status == SolveResult::Status::Infeasible)
       result = std::move(reordered);

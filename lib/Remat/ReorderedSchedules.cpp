@@ -8,6 +8,7 @@
 #include "ckpt/Remat/ReorderedSchedules.h"
 
 #include "ckpt/Remat/BackwardSearch.h"
+#include "ckpt/Remat/WindowRepair.h"
 
 #include "StageSpace.h"
 
@@ -374,9 +375,9 @@ Schedule mlir::ckpt::remat::replayInProblemOrder(
   return Replay(problem, budgetBytes, anyOrder).run();
 }
 
-SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
-                                              int64_t budgetBytes,
-                                              const GenericOptions &options) {
+SolveResult mlir::ckpt::remat::solveReordered(
+    const Problem &problem, int64_t budgetBytes, const GenericOptions &options,
+    const std::function<std::vector<int32_t>()> &repairStart) {
   detail::SolveClock clock;
   SolveResult result;
   if (!clock.accept(problem, result))
@@ -416,31 +417,46 @@ SolveResult mlir::ckpt::remat::solveReordered(const Problem &problem,
   std::string tried;
   if (options.backwardSearch) {
     // First in the problem's order, with a tenth of the work: a plan there
-    // needs no replay, so it costs far less than any replayed one, and the
-    // full search runs only without it (for a plan or a proof).
+    // needs no replay, so it costs far less than any replayed one; the full
+    // search (for a plan or a proof) and the window repair run only without
+    // it.
     BackwardSearchOptions inOrder = options.backward;
     inOrder.problemOrder = true;
     inOrder.maxWork = std::max<int64_t>(inOrder.maxWork / 10, 1);
     BackwardSearchResult direct = searchBackward(problem, budgetBytes, inOrder);
     if (direct.outcome == BackwardSearchResult::Outcome::Found &&
-        keep(Schedule{std::move(direct.computations)})) {
+        keep(Schedule{std::move(direct.computations)}))
       tried = "backward in order: a plan";
-    } else {
-      BackwardSearchResult back =
-          searchBackward(problem, budgetBytes, options.backward);
-      if (back.outcome == BackwardSearchResult::Outcome::Exhausted) {
-        result.status = SolveResult::Status::Infeasible;
-        result.lowerBound = std::numeric_limits<double>::infinity();
-        result.message = "backward search: " + back.message;
-        return clock.finish(result);
-      }
-      tried = "backward: ";
-      if (back.outcome == BackwardSearchResult::Outcome::Found)
-        tried += offer(back.computations) ? "a plan"
-                                           : "a plan (its replay does not fit)";
-      else
-        tried += "none (" + back.message + ")";
+  }
+  if (options.backwardSearch && !result.hasSchedule()) {
+    BackwardSearchResult back =
+        searchBackward(problem, budgetBytes, options.backward);
+    if (back.outcome == BackwardSearchResult::Outcome::Exhausted) {
+      result.status = SolveResult::Status::Infeasible;
+      result.lowerBound = std::numeric_limits<double>::infinity();
+      result.message = "backward search: " + back.message;
+      return clock.finish(result);
     }
+    tried += std::string(tried.empty() ? "" : ", ") + "backward: ";
+    if (back.outcome == BackwardSearchResult::Outcome::Found)
+      tried += offer(back.computations) ? "a plan"
+                                         : "a plan (its replay does not fit)";
+    else
+      tried += "none (" + back.message + ")";
+  }
+  std::vector<int32_t> seed;
+  if (!result.hasSchedule() && options.windowRepair && repairStart)
+    seed = repairStart();
+  if (!seed.empty()) {
+    WindowRepairResult repaired =
+        repairByWindows(problem, budgetBytes, seed, options.repair);
+    tried += std::string(tried.empty() ? "" : ", ") + "window repair: ";
+    if (repaired.fits)
+      tried += offer(repaired.computations)
+                   ? "a plan"
+                   : "a plan (its replay does not fit)";
+    else
+      tried += "none (" + repaired.message + ")";
   }
   // Each order gets a smaller search than the problem's own order got.
   GenericOptions inner = options;

@@ -25,42 +25,6 @@ namespace {
 
 using Outcome = BackwardSearchResult::Outcome;
 
-/// Evaluates `computations`, a schedule whose first computations may come
-/// in any topological order, on `problem` renumbered in that order (as
-/// `evaluateSchedule` wants them in the problem's).
-Evaluation evaluateInItsOwnOrder(const Problem &problem,
-                                 const std::vector<int32_t> &computations) {
-  const size_t n = problem.nodes.size();
-  std::vector<int32_t> order, renamed(n, -1);
-  for (int32_t v : computations) {
-    if (v < 0 || static_cast<size_t>(v) >= n) {
-      Evaluation bad;
-      bad.error = "node out of range";
-      return bad;
-    }
-    if (renamed[v] < 0) {
-      renamed[v] = static_cast<int32_t>(order.size());
-      order.push_back(v);
-    }
-  }
-  if (order.size() != n) {
-    Evaluation bad;
-    bad.error = "a node is never computed";
-    return bad;
-  }
-  for (size_t v = 0; v < n; ++v)
-    for (int32_t u : problem.nodes[v].deps)
-      if (renamed[u] >= renamed[v]) {
-        Evaluation bad;
-        bad.error = "a node is first computed before its input";
-        return bad;
-      }
-  Schedule schedule;
-  for (int32_t v : computations)
-    schedule.order.push_back(renamed[v]);
-  return evaluateSchedule(renumberProblem(problem, order), schedule);
-}
-
 TEST(BackwardSearch, FindsThePebblingNumberAndProvesItExactly) {
   const unsigned seed = 20261201;
   std::mt19937 rng(seed);

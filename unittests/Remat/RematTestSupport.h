@@ -1,8 +1,9 @@
 //===- RematTestSupport.h - Shared helpers of the remat unit tests -*- C++ -*-//
 //
-// Readable dumps of problems and results for failure messages, and the
-// smallest peak of any schedule of a tiny problem by brute force, and
-// random single-sink DAGs like the random layered benchmark graphs.
+// Readable dumps of problems and results for failure messages, the
+// smallest peak of any schedule of a tiny problem by brute force, random
+// single-sink DAGs like the random layered benchmark graphs, and the
+// evaluation of schedules whose first computations come in any order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #define CKPT_UNITTESTS_REMAT_REMATTESTSUPPORT_H
 
 #include "ckpt/Remat/ExactSolvers.h"
+#include "ckpt/Remat/ReorderedSchedules.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -154,6 +156,42 @@ inline int64_t randomBudgetBelowPeak(std::mt19937 &rng,
   int64_t peak =
       evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
   return peak - static_cast<int64_t>(rng() % (peak / 2 + 1));
+}
+
+/// Evaluates `computations`, a schedule whose first computations may come
+/// in any topological order, on `problem` renumbered in that order (as
+/// `evaluateSchedule` wants them in the problem's).
+inline Evaluation evaluateInItsOwnOrder(const Problem &problem,
+                                 const std::vector<int32_t> &computations) {
+  const size_t n = problem.nodes.size();
+  std::vector<int32_t> order, renamed(n, -1);
+  for (int32_t v : computations) {
+    if (v < 0 || static_cast<size_t>(v) >= n) {
+      Evaluation bad;
+      bad.error = "node out of range";
+      return bad;
+    }
+    if (renamed[v] < 0) {
+      renamed[v] = static_cast<int32_t>(order.size());
+      order.push_back(v);
+    }
+  }
+  if (order.size() != n) {
+    Evaluation bad;
+    bad.error = "a node is never computed";
+    return bad;
+  }
+  for (size_t v = 0; v < n; ++v)
+    for (int32_t u : problem.nodes[v].deps)
+      if (renamed[u] >= renamed[v]) {
+        Evaluation bad;
+        bad.error = "a node is first computed before its input";
+        return bad;
+      }
+  Schedule schedule;
+  for (int32_t v : computations)
+    schedule.order.push_back(renamed[v]);
+  return evaluateSchedule(renumberProblem(problem, order), schedule);
 }
 
 /// Status, cost, bound, peak and order of `result`.

@@ -80,8 +80,20 @@ struct BackwardSearchResult {
   std::vector<int32_t> computations;
   /// Sets expanded.
   int64_t expanded = 0;
+  /// Work spent, in the units of `BackwardSearchOptions::maxWork`.
+  int64_t work = 0;
   /// Why the search is not applicable or stopped.
   std::string message;
+};
+
+/// A stretch of a schedule to plan again (`searchBackwardWindow`): the
+/// values it must leave in memory at its end, and those in memory at its
+/// start, free to read.
+struct BackwardWindow {
+  /// Values that must be live when the window ends (node ids).
+  std::vector<int32_t> needed;
+  /// Values live when the window starts (node ids).
+  std::vector<int32_t> available;
 };
 
 /// Searches, as described above, for a schedule of `problem` within
@@ -92,6 +104,25 @@ struct BackwardSearchResult {
 BackwardSearchResult searchBackward(const Problem &problem,
                                     int64_t budgetBytes,
                                     const BackwardSearchOptions &options = {});
+
+/// The same search over a window of a schedule: from the set `needed` back
+/// to any set of `available` values (instead of from {last node} to the
+/// empty set). `computations`, when found, is a sequence that, run with the
+/// available values in memory, leaves the needed ones in memory without
+/// exceeding `budgetBytes` (the values held across the window count: they
+/// are needed). `Exhausted` says only that no such sequence exists for
+/// these two sets, nothing about the problem. Set pairs (a set holding a
+/// reached set plus two members) are pruned on sets of at most
+/// `kMaxPairPrunedMembers` members (above, single members only: the pair
+/// test is quadratic). `problemOrder` is not supported here.
+BackwardSearchResult searchBackwardWindow(const Problem &problem,
+                                          int64_t budgetBytes,
+                                          const BackwardWindow &window,
+                                          const BackwardSearchOptions &options);
+
+/// Largest set on which `searchBackwardWindow` looks for reached sets two
+/// members smaller.
+constexpr size_t kMaxPairPrunedMembers = 64;
 
 } // namespace mlir::ckpt::remat
 

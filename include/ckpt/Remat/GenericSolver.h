@@ -61,6 +61,7 @@
 #define CKPT_REMAT_GENERICSOLVER_H
 
 #include "ckpt/Remat/BackwardSearch.h"
+#include "ckpt/Remat/WindowRepair.h"
 #include "ckpt/Remat/ExactSolvers.h"
 
 #include <cstdint>
@@ -94,6 +95,12 @@ struct GenericOptions {
   bool backwardSearch = true;
   /// Limits of that search.
   BackwardSearchOptions backward;
+  /// With `tryOtherOrders`: lower the peak of the closest schedule the
+  /// descents reached by planning its windows again (WindowRepair.h), and
+  /// replay the result, when the search in the problem's order finds none.
+  bool windowRepair = true;
+  /// Limits of that repair.
+  WindowRepairOptions repair;
 };
 
 /// Solves `problem` under `budgetBytes` (fixed bytes included) as described

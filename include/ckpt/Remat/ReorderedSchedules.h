@@ -30,6 +30,7 @@
 #include "ckpt/Remat/GenericSolver.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace mlir::ckpt::remat {
@@ -56,16 +57,21 @@ Schedule replayInProblemOrder(const Problem &problem, int64_t budgetBytes,
                               const std::vector<int32_t> &anyOrder);
 
 /// The engine: with `options.backwardSearch`, `searchBackward`
-/// (BackwardSearch.h), first narrowed to the problem's order (a plan there
-/// needs no replay), else in full, whose plan is replayed too and whose
-/// exhausted search returns `Infeasible`; then `lowMemoryOrders`, the generic engine (with
-/// `options`) on the problem renumbered in each, and `replayInProblemOrder`;
-/// the cheapest replayed plan within `budgetBytes` wins. Applies only to
-/// problems whose nodes are all recomputable, without projections, whose
-/// only output is the last node; `Unknown` otherwise, or when nothing gives
-/// a plan.
+/// (BackwardSearch.h) narrowed to the problem's order (a plan there needs
+/// no replay); if that finds none, the backward search in full, whose plan
+/// is replayed and whose exhausted search returns `Infeasible`; if still
+/// none, with `options.windowRepair` and `repairStart` (which gives a valid
+/// schedule to start from, such as a plan of the generic engine at a looser
+/// budget; called only then), `repairByWindows` (WindowRepair.h) from it,
+/// whose plan is replayed too; then `lowMemoryOrders`, the generic engine (with `options`)
+/// on the problem renumbered in each, and `replayInProblemOrder`; the
+/// cheapest plan within `budgetBytes` wins. Applies only to problems whose
+/// nodes are all recomputable, without projections, whose only output is
+/// the last node; `Unknown` otherwise, or when nothing gives a plan.
 SolveResult solveReordered(const Problem &problem, int64_t budgetBytes,
-                           const GenericOptions &options = {});
+                           const GenericOptions &options = {},
+                           const std::function<std::vector<int32_t>()>
+                               &repairStart = {});
 
 } // namespace mlir::ckpt::remat
 

@@ -1,0 +1,98 @@
+//===- WindowRepair.h - Lowering a schedule's peak window by window -*- C++ -*-===//
+//
+// A large-neighbourhood search for schedules within tight budgets. Start
+// from any valid schedule (the generic engine's closest one), lower a target
+// a little below its peak, and plan again, by the backward search of
+// BackwardSearch.h, each stretch ("window") of the schedule whose live bytes
+// exceed the target: from the values in memory at a step before it to those
+// in memory at a step after it, both chosen where the schedule holds the
+// fewest bytes nearby. A window that cannot be planned again within the
+// target is retried wider (twice as wide, up to `widenings` times). When
+// every step fits, the target is lowered again, until the budget is met or
+// a window fails at every width (then with a smaller step, down to an
+// eighth).
+//
+// The backward search is exact on a window, so each fix is the whole
+// neighbourhood's answer; the windows are small enough that it is fast
+// where the search of the whole problem is not (the 1,000-node random
+// layered graph). Its schedules first compute nodes in an order of their
+// own, so `solveReordered` replays them in the problem's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_REMAT_WINDOWREPAIR_H
+#define CKPT_REMAT_WINDOWREPAIR_H
+
+#include "ckpt/Remat/RematProblem.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::ckpt::remat {
+
+/// Limits of `repairByWindows`; all deterministic (no wall clock).
+struct WindowRepairOptions {
+  /// Each round's target is the current peak less this fraction of the
+  /// peak without recomputation (halved, up to 3 times, when a round
+  /// fails).
+  double stepFraction = 0.005;
+  /// Half width, in steps, of the first window tried around a step over
+  /// the target (the boundaries are searched within twice that).
+  int32_t halfWidth = 40;
+  /// Times a failed window is retried twice as wide.
+  int32_t widenings = 3;
+  /// Work cap of each window's backward search.
+  int64_t windowWork = 1'000'000'000;
+  /// Work cap of the whole repair, summed over windows.
+  int64_t maxWork = 10'000'000'000;
+};
+
+/// What `repairByWindows` made of a schedule.
+struct WindowRepairResult {
+  /// The lowest-peak schedule reached (any first-computation order).
+  std::vector<int32_t> computations;
+  /// Its peak (fixed bytes and workspace included).
+  int64_t peakBytes = 0;
+  /// Whether that peak is within the budget.
+  bool fits = false;
+  /// Windows planned again, and windows that could not be.
+  int32_t windowsFixed = 0;
+  int32_t windowsFailed = 0;
+  /// Work spent.
+  int64_t work = 0;
+  /// What happened, for messages.
+  std::string message;
+};
+
+/// Lowers the peak of `start`, a valid schedule of `problem` in any order
+/// of first computations, towards `budgetBytes` as described above. Applies
+/// where `searchBackwardWindow` does (every node recomputable, no
+/// projections, the last node the only output); otherwise, or when `start`
+/// is not a valid schedule, returns it unchanged with a message.
+WindowRepairResult repairByWindows(const Problem &problem, int64_t budgetBytes,
+                                   const std::vector<int32_t> &start,
+                                   const WindowRepairOptions &options = {});
+
+/// `computations` with its steps (before, after] replaced by `window`
+/// (before = -1: from the start).
+std::vector<int32_t> spliceWindow(const std::vector<int32_t> &computations,
+                                  int64_t before, int64_t after,
+                                  const std::vector<int32_t> &window);
+
+/// Live bytes of a schedule in any order of first computations: while each
+/// step runs (fixed bytes and workspace included), and after it (once the
+/// buffers it read for the last time are freed). Empty when a step reads a
+/// node never computed before it.
+struct AnyOrderProfile {
+  std::vector<int64_t> during, after;
+  /// For each step, the step its buffer is last read at (the schedule's
+  /// length for the last node's final computation, kept to the end).
+  std::vector<int64_t> lastRead;
+};
+AnyOrderProfile profileAnyOrder(const Problem &problem,
+                                const std::vector<int32_t> &computations);
+
+} // namespace mlir::ckpt::remat
+
+#endif // CKPT_REMAT_WINDOWREPAIR_H
