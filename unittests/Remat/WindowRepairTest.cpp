@@ -198,9 +198,9 @@ TEST(WindowRepair, RefusesBadStarts) {
   EXPECT_NE(refused.message.find("recomputable"), std::string::npos);
 }
 
-TEST(WindowRepair, GenericEngineRepairsItsClosestSchedule) {
+TEST(WindowRepair, GenericEngineRepairsWhereItsDescentsFail) {
   // Where the descents in the problem's order fail, the generic engine
-  // repairs the closest schedule they reached and replays the result: the
+  // repairs its plan at a looser budget and replays the result: the
   // plan it returns is valid, in the problem's order, and fits.
   std::mt19937 rng(1234);
   int repaired = 0, ran = 0;

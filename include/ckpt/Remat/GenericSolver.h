@@ -95,9 +95,10 @@ struct GenericOptions {
   bool backwardSearch = true;
   /// Limits of that search.
   BackwardSearchOptions backward;
-  /// With `tryOtherOrders`: lower the peak of the closest schedule the
-  /// descents reached by planning its windows again (WindowRepair.h), and
-  /// replay the result, when the search in the problem's order finds none.
+  /// With `tryOtherOrders`, when neither the problem's order nor the
+  /// backward search gives a plan: lower the peak of a plan found at a
+  /// looser budget by planning its windows again (WindowRepair.h), and
+  /// replay the result in the problem's order.
   bool windowRepair = true;
   /// Limits of that repair.
   WindowRepairOptions repair;

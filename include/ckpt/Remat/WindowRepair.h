@@ -1,7 +1,8 @@
 //===- WindowRepair.h - Lowering a schedule's peak window by window -*- C++ -*-===//
 //
 // A large-neighbourhood search for schedules within tight budgets. Start
-// from any valid schedule (the generic engine's closest one), lower a target
+// from any valid schedule (in the generic engine, its plan at a looser
+// budget), lower a target
 // a little below its peak, and plan again, by the backward search of
 // BackwardSearch.h, each stretch ("window") of the schedule whose live bytes
 // exceed the target: from the values in memory at a step before it to those
