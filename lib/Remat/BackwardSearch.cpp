@@ -140,8 +140,10 @@ int32_t Search::ancestorCount(const std::vector<int32_t> &set) const {
 }
 
 int32_t Search::remainingCount(const std::vector<int32_t> &set) {
-  if (!window)
+  if (!window) {
+    work += static_cast<int64_t>(words);
     return ancestorCount(set);
+  }
   ++stamp;
   int32_t count = 0;
   stack.clear();
@@ -271,7 +273,7 @@ BackwardSearchResult Search::search() {
     SetKey key = keyOf(start);
     int64_t bytes = bytesOf(start);
     int32_t count = remainingCount(start);
-    if (window && problem.fixedBytes + bytes > budget) {
+    if (problem.fixedBytes + bytes > budget) {
       result.outcome = BackwardSearchResult::Outcome::Exhausted;
       result.message = "the needed values alone exceed the budget";
       return result;
@@ -338,7 +340,6 @@ BackwardSearchResult Search::search() {
         break;
       }
       open.push({count, bytes, next});
-      work += static_cast<int64_t>(words);
     }
   }
   if (goal < 0 && options.problemOrder) {

@@ -89,20 +89,7 @@ public:
   /// computation does not fit even with every evictable buffer evicted.
   Schedule scheduleByEviction();
 
-  /// The lowest-peak schedule a failed descent ended at (empty if every
-  /// descent fit or none ran): a start for `repairByWindows`.
-  const std::vector<int32_t> &closestSchedule() const { return closest; }
-
 private:
-  /// Remembers `order` (which describes `rec`, peaking at `peak`) if it is
-  /// the closest schedule so far.
-  void noteClosest(int64_t peak) {
-    if (closest.empty() || peak < closestPeak) {
-      closest = order;
-      closestPeak = peak;
-    }
-  }
-
   // Structure.
   int32_t gapStart(int32_t gap) const {
     int32_t g = gapGroup[gap], j = gap - gapBase[g];
@@ -206,9 +193,6 @@ private:
   // Estimator scratch.
   std::vector<int32_t> visitStamp;
   int32_t stamp = 0;
-
-  std::vector<int32_t> closest;
-  int64_t closestPeak = 0;
 
   int64_t work = 0;
   int64_t evaluations = 0;
@@ -857,8 +841,6 @@ SolveResult GenericSearch::run() {
   std::vector<bool> noTabu(rec.size(), false);
   Figures current = buildAndEvaluate();
   bool descended = descend(current, noTabu);
-  if (!descended)
-    noteClosest(current.peak);
   // Tight budgets: descents that evaluate more candidates per round and
   // pick moves by the excess they remove alone (feasibility first; the
   // local search below recovers cost), then by cost per excess removed.
@@ -898,8 +880,6 @@ SolveResult GenericSearch::run() {
       descentLimit = std::min(work + share, fallbackEnd);
       current = buildAndEvaluate();
       descended = descend(current, noTabu);
-      if (!descended)
-        noteClosest(current.peak);
     }
   }
   feasibilityFirst = false;
@@ -1010,13 +990,10 @@ SolveResult GenericSearch::run() {
 /// Where the window repair starts: the plan of a search in the problem's
 /// order at the tightest of the budgets 1/16, 3/32, 1/8, 1/4 and 1/2 of the
 /// way from `budgetBytes` to the peak without recomputation that finds one,
-/// else `closest`, the
-/// closest schedule the descents at `budgetBytes` reached (their excess is
-/// low, their peak often not: far worse starts).
+/// else the problem's order without recomputation.
 static std::vector<int32_t> repairStart(const Problem &problem,
                                         int64_t budgetBytes,
-                                        const GenericOptions &options,
-                                        const std::vector<int32_t> &closest) {
+                                        const GenericOptions &options) {
   const int64_t peak =
       evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
   GenericOptions looser = options;
@@ -1033,7 +1010,7 @@ static std::vector<int32_t> repairStart(const Problem &problem,
     if (plan.hasSchedule())
       return plan.schedule.order;
   }
-  return closest;
+  return Schedule::identity(problem).order;
 }
 
 SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
@@ -1059,13 +1036,11 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
                      std::to_string(floor) + " bytes";
     return clock.finish(result);
   }
-  GenericSearch search(problem, budgetBytes, options);
-  result = search.run();
+  result = GenericSearch(problem, budgetBytes, options).run();
   if (!result.hasSchedule() && options.tryOtherOrders) {
     SolveResult reordered =
         solveReordered(problem, budgetBytes, options, [&] {
-          return repairStart(problem, budgetBytes, options,
-                             search.closestSchedule());
+          return repairStart(problem, budgetBytes, options);
         });
     if (reordered.hasSchedule() ||
         reordered.status == SolveResult::Status::Infeasible)

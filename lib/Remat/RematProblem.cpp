@@ -50,8 +50,9 @@ Schedule Schedule::identity(const Problem &problem) {
   return schedule;
 }
 
-Evaluation mlir::ckpt::remat::evaluateSchedule(const Problem &problem,
-                                               const Schedule &schedule) {
+Evaluation mlir::ckpt::remat::evaluateSchedule(
+    const Problem &problem, const Schedule &schedule,
+    const EvaluationOptions &options) {
   Evaluation eval;
   const size_t n = problem.nodes.size();
   const std::vector<int32_t> &order = schedule.order;
@@ -64,12 +65,15 @@ Evaluation mlir::ckpt::remat::evaluateSchedule(const Problem &problem,
   std::vector<int64_t> latest(n, -1);
   std::vector<int64_t> lastRead(order.size(), -1);
   int32_t nextFirst = 0;
+  size_t firsts = 0;
   for (size_t step = 0; step < order.size(); ++step) {
     int32_t id = order[step];
     if (id < 0 || static_cast<size_t>(id) >= n)
       return fail(step, "node " + std::to_string(id) + " does not exist");
     const Node &node = problem.nodes[id];
-    if (latest[id] < 0) {
+    if (latest[id] < 0 && options.anyFirstOrder) {
+      ++firsts;
+    } else if (latest[id] < 0) {
       if (id != nextFirst)
         return fail(step, "first computation of node " + std::to_string(id) +
                               " (" + node.name + ") out of order; node " +
@@ -101,7 +105,10 @@ Evaluation mlir::ckpt::remat::evaluateSchedule(const Problem &problem,
     latest[id] = static_cast<int64_t>(step);
     eval.totalCost += node.cost;
   }
-  if (static_cast<size_t>(nextFirst) != n)
+  if (options.anyFirstOrder && firsts != n)
+    nextFirst = static_cast<int32_t>(
+        std::find(latest.begin(), latest.end(), -1) - latest.begin());
+  if (options.anyFirstOrder ? firsts != n : static_cast<size_t>(nextFirst) != n)
     return fail(order.size(), "node " + std::to_string(nextFirst) + " (" +
                                   problem.nodes[nextFirst].name +
                                   ") is never computed");
@@ -119,6 +126,7 @@ Evaluation mlir::ckpt::remat::evaluateSchedule(const Problem &problem,
     const Node &node = problem.nodes[order[step]];
     live += node.bytes;
     int64_t until = std::max<int64_t>(lastRead[step], step);
+    lastRead[step] = until;
     if (until < end)
       freed[until] += node.bytes;
     int64_t during = live + node.workspace;
@@ -130,6 +138,7 @@ Evaluation mlir::ckpt::remat::evaluateSchedule(const Problem &problem,
     live -= freed[step];
   }
   eval.recomputeCost = eval.totalCost - problem.baseCost();
+  eval.lastRead = std::move(lastRead);
   return eval;
 }
 

@@ -15,45 +15,6 @@
 
 using namespace mlir::ckpt::remat;
 
-AnyOrderProfile
-mlir::ckpt::remat::profileAnyOrder(const Problem &problem,
-                                   const std::vector<int32_t> &computations) {
-  AnyOrderProfile profile;
-  const int64_t steps = static_cast<int64_t>(computations.size());
-  const size_t n = problem.nodes.size();
-  std::vector<int64_t> latest(n, -1);
-  std::vector<int64_t> lastRead(steps, -1);
-  for (int64_t step = 0; step < steps; ++step) {
-    int32_t v = computations[step];
-    if (v < 0 || static_cast<size_t>(v) >= n)
-      return {};
-    for (int32_t dep : problem.nodes[v].deps) {
-      if (latest[dep] < 0)
-        return {};
-      lastRead[latest[dep]] = step;
-    }
-    latest[v] = step;
-  }
-  for (size_t v = 0; v < n; ++v)
-    if (problem.nodes[v].isOutput && latest[v] >= 0)
-      lastRead[latest[v]] = steps;
-  std::vector<int64_t> freedAt(steps + 1, 0);
-  profile.during.resize(steps);
-  profile.after.resize(steps);
-  int64_t live = problem.fixedBytes;
-  for (int64_t step = 0; step < steps; ++step) {
-    const Node &node = problem.nodes[computations[step]];
-    live += node.bytes;
-    profile.during[step] = live + node.workspace;
-    lastRead[step] = std::max(lastRead[step], step);
-    freedAt[lastRead[step]] += node.bytes;
-    live -= freedAt[step];
-    profile.after[step] = live;
-  }
-  profile.lastRead = std::move(lastRead);
-  return profile;
-}
-
 std::vector<int32_t>
 mlir::ckpt::remat::spliceWindow(const std::vector<int32_t> &computations,
                                 int64_t before, int64_t after,
@@ -68,22 +29,43 @@ mlir::ckpt::remat::spliceWindow(const std::vector<int32_t> &computations,
 
 namespace {
 
+/// A schedule in any first-computation order, its evaluation, and the live
+/// bytes after each step (once the buffers it read last are freed).
+struct Profile {
+  Evaluation eval;
+  std::vector<int64_t> after;
+};
+
+Profile profileOf(const Problem &problem,
+                  const std::vector<int32_t> &computations) {
+  Profile profile;
+  profile.eval = evaluateSchedule(problem, Schedule{computations},
+                                  EvaluationOptions{/*anyFirstOrder=*/true});
+  if (!profile.eval.valid())
+    return profile;
+  const int64_t steps = static_cast<int64_t>(computations.size());
+  std::vector<int64_t> freedAt(steps + 1, 0);
+  for (int64_t step = 0; step < steps; ++step)
+    freedAt[profile.eval.lastRead[step]] +=
+        problem.nodes[computations[step]].bytes;
+  profile.after.resize(steps);
+  for (int64_t step = 0; step < steps; ++step) {
+    const Node &node = problem.nodes[computations[step]];
+    profile.after[step] =
+        profile.eval.liveBytes[step] - node.workspace - freedAt[step];
+  }
+  return profile;
+}
+
 /// The nodes whose buffers are live after `step` (-1: before the first).
 std::vector<int32_t> liveAfter(const std::vector<int32_t> &computations,
-                               const AnyOrderProfile &profile, int64_t step) {
+                               const Profile &profile, int64_t step) {
   std::vector<int32_t> live;
   for (int64_t u = 0; u <= step; ++u)
-    if (profile.lastRead[u] > step)
+    if (profile.eval.lastRead[u] > step)
       live.push_back(computations[u]);
   std::sort(live.begin(), live.end());
   return live;
-}
-
-int64_t peakOf(const AnyOrderProfile &profile) {
-  int64_t peak = 0;
-  for (int64_t bytes : profile.during)
-    peak = std::max(peak, bytes);
-  return peak;
 }
 
 } // namespace
@@ -94,12 +76,12 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
                                    const WindowRepairOptions &options) {
   WindowRepairResult result;
   result.computations = start;
-  AnyOrderProfile profile = profileAnyOrder(problem, start);
-  if (profile.during.empty()) {
+  Profile profile = profileOf(problem, start);
+  if (!profile.eval.valid()) {
     result.message = "the starting schedule is not valid";
     return result;
   }
-  result.peakBytes = peakOf(profile);
+  result.peakBytes = profile.eval.peakBytes;
   result.fits = result.peakBytes <= budgetBytes;
   if (!detail::isFreelyReorderable(problem)) {
     result.message = "windows need every node recomputable, no projections, "
@@ -108,10 +90,8 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
   }
   const int64_t startPeak = result.peakBytes;
   // Steps are fractions of the peak without recomputation.
-  std::vector<int32_t> identity(problem.nodes.size());
-  for (size_t v = 0; v < identity.size(); ++v)
-    identity[v] = static_cast<int32_t>(v);
-  const int64_t unit = peakOf(profileAnyOrder(problem, identity));
+  const int64_t unit =
+      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
   std::vector<int32_t> &current = result.computations;
   double step = std::max(options.stepFraction, 1e-6);
   int32_t halvings = 0;
@@ -123,14 +103,14 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
         result.peakBytes -
             std::max<int64_t>(1, std::llround(step * unit)));
     std::vector<int32_t> candidate = current;
-    AnyOrderProfile at = profile;
+    Profile at = profile;
     bool stuck = false;
     // Plan again, left to right, every window holding a step over target.
     while (result.work < options.maxWork) {
       const int64_t steps = static_cast<int64_t>(candidate.size());
       int64_t over = -1;
       for (int64_t t = 0; t < steps && over < 0; ++t)
-        if (at.during[t] > target)
+        if (at.eval.liveBytes[t] > target)
           over = t;
       if (over < 0)
         break;
@@ -173,14 +153,14 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
         }
         std::vector<int32_t> spliced =
             spliceWindow(candidate, before, after, found.computations);
-        AnyOrderProfile next = profileAnyOrder(problem, spliced);
+        Profile next = profileOf(problem, spliced);
         // The search guarantees both; checked all the same.
-        bool fits = !next.during.empty();
+        bool fits = next.eval.valid();
         for (int64_t t = before + 1;
              fits && t < before + 1 + static_cast<int64_t>(
                                           found.computations.size());
              ++t)
-          fits = next.during[t] <= target;
+          fits = next.eval.liveBytes[t] <= target;
         if (!fits) {
           ++result.windowsFailed;
           continue;
@@ -195,7 +175,7 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
         break;
       }
     }
-    if (stuck || peakOf(at) > target) {
+    if (stuck || at.eval.peakBytes > target) {
       // Try a smaller step from the last schedule that fit its target.
       if (++halvings > 3)
         break;
@@ -204,7 +184,7 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
     }
     current = std::move(candidate);
     profile = std::move(at);
-    result.peakBytes = peakOf(profile);
+    result.peakBytes = profile.eval.peakBytes;
     result.fits = result.peakBytes <= budgetBytes;
   }
   result.message = "peak " + std::to_string(startPeak) + " -> " +

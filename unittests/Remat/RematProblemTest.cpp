@@ -43,6 +43,8 @@ TEST(RematProblem, IdentityLiveBytes) {
   ASSERT_TRUE(eval.valid()) << eval.error;
   // a lives to d; b to c; c to d; d to the end.
   EXPECT_EQ(eval.liveBytes, (std::vector<int64_t>{110, 130, 138, 122}));
+  // The step of each buffer's last read (the output's: the end).
+  EXPECT_EQ(eval.lastRead, (std::vector<int64_t>{3, 2, 3, 4}));
   EXPECT_EQ(eval.peakBytes, 138);
   EXPECT_EQ(eval.peakStep, 2);
   EXPECT_EQ(eval.totalCost, 10);
@@ -62,6 +64,30 @@ TEST(RematProblem, RecomputationLiveBytes) {
   EXPECT_EQ(eval.totalCost, 11);
   EXPECT_EQ(eval.recomputeCost, 1);
   EXPECT_EQ(eval.recomputations, 1);
+}
+
+TEST(RematProblem, AnyFirstComputationOrder) {
+  // x(10) and y(20) are independent; z reads both. First computing y is
+  // out of the problem's order, and accepted only when asked for.
+  Problem problem;
+  problem.nodes.push_back(makeNode("x", 1, 10, {}));
+  problem.nodes.push_back(makeNode("y", 1, 20, {}));
+  problem.nodes.push_back(makeNode("z", 1, 5, {0, 1}));
+  problem.nodes.back().isOutput = true;
+  Schedule swapped{{1, 0, 2}};
+  EXPECT_FALSE(evaluateSchedule(problem, swapped).valid());
+  EvaluationOptions any;
+  any.anyFirstOrder = true;
+  Evaluation eval = evaluateSchedule(problem, swapped, any);
+  ASSERT_TRUE(eval.valid()) << eval.error;
+  EXPECT_EQ(eval.liveBytes, (std::vector<int64_t>{20, 30, 35}));
+  EXPECT_EQ(eval.lastRead, (std::vector<int64_t>{2, 2, 3}));
+  // Every node must still be computed, and after its inputs.
+  Evaluation missing = evaluateSchedule(problem, Schedule{{1, 1, 0}}, any);
+  EXPECT_NE(missing.error.find("node 2 (z) is never computed"),
+            std::string::npos)
+      << missing.error;
+  EXPECT_FALSE(evaluateSchedule(problem, Schedule{{2, 0, 1}}, any).valid());
 }
 
 TEST(RematProblem, OutputsAndUnreadBuffers) {

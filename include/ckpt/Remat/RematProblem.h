@@ -87,12 +87,25 @@ struct Evaluation {
   int64_t recomputations = 0;
   /// Live bytes while each step runs (including workspace).
   std::vector<int64_t> liveBytes;
+  /// For each step, the step of the last read bound to its computation (the
+  /// step itself when unread; the schedule's length for an output's final
+  /// computation, kept to the end).
+  std::vector<int64_t> lastRead;
 
   bool valid() const { return error.empty(); }
 };
 
+/// How `evaluateSchedule` reads a schedule.
+struct EvaluationOptions {
+  /// Accept first computations in any order (each still after its inputs'):
+  /// the schedules of the backward search and the window repair before they
+  /// are replayed in the problem's order.
+  bool anyFirstOrder = false;
+};
+
 /// Evaluates `schedule` on `problem` (linear in its length plus reads).
-Evaluation evaluateSchedule(const Problem &problem, const Schedule &schedule);
+Evaluation evaluateSchedule(const Problem &problem, const Schedule &schedule,
+                            const EvaluationOptions &options = {});
 
 /// A lower bound on the peak of every valid schedule, and the node that
 /// sets it: while a node is computed, the fixed bytes, its dependencies, its

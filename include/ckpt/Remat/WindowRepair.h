@@ -81,19 +81,6 @@ std::vector<int32_t> spliceWindow(const std::vector<int32_t> &computations,
                                   int64_t before, int64_t after,
                                   const std::vector<int32_t> &window);
 
-/// Live bytes of a schedule in any order of first computations: while each
-/// step runs (fixed bytes and workspace included), and after it (once the
-/// buffers it read for the last time are freed). Empty when a step reads a
-/// node never computed before it.
-struct AnyOrderProfile {
-  std::vector<int64_t> during, after;
-  /// For each step, the step its buffer is last read at (the schedule's
-  /// length for the last node's final computation, kept to the end).
-  std::vector<int64_t> lastRead;
-};
-AnyOrderProfile profileAnyOrder(const Problem &problem,
-                                const std::vector<int32_t> &computations);
-
 } // namespace mlir::ckpt::remat
 
 #endif // CKPT_REMAT_WINDOWREPAIR_H
