@@ -1039,9 +1039,10 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
   result = GenericSearch(problem, budgetBytes, options).run();
   if (!result.hasSchedule() && options.tryOtherOrders) {
     SolveResult reordered =
-        solveReordered(problem, budgetBytes, options, [&] {
-          return repairStart(problem, budgetBytes, options);
-        });
+        solveReordered(problem, budgetBytes, options,
+                       [&](const Problem &inOrder) {
+                         return repairStart(inOrder, budgetBytes, options);
+                       });
     if (reordered.hasSchedule() ||
         reordered.status == SolveResult::Status::Infeasible)
       result = std::move(reordered);

@@ -377,7 +377,7 @@ Schedule mlir::ckpt::remat::replayInProblemOrder(
 
 SolveResult mlir::ckpt::remat::solveReordered(
     const Problem &problem, int64_t budgetBytes, const GenericOptions &options,
-    const std::function<std::vector<int32_t>()> &repairStart) {
+    const RepairStartFn &repairStart) {
   detail::SolveClock clock;
   SolveResult result;
   if (!clock.accept(problem, result))
@@ -444,35 +444,85 @@ SolveResult mlir::ckpt::remat::solveReordered(
     else
       tried += "none (" + back.message + ")";
   }
-  std::vector<int32_t> seed;
-  if (!result.hasSchedule() && options.windowRepair && repairStart)
-    seed = repairStart();
-  if (!seed.empty()) {
-    WindowRepairResult repaired =
-        repairByWindows(problem, budgetBytes, seed, options.repair);
-    tried += std::string(tried.empty() ? "" : ", ") + "window repair: ";
-    if (repaired.fits)
-      tried += offer(repaired.computations)
-                   ? "a plan"
-                   : "a plan (its replay does not fit)";
-    else
-      tried += "none (" + repaired.message + ")";
+  // In the order `lowMemoryOrders` returns them.
+  const char *names[] = {"depth-first", "greedy"};
+  std::vector<std::vector<int32_t>> orders = lowMemoryOrders(problem);
+  orders.resize(std::min(orders.size(), std::size(names)));
+  auto isIdentity = [&](const std::vector<int32_t> &order) {
+    for (size_t i = 0; i < n; ++i)
+      if (order[i] != static_cast<int32_t>(i))
+        return false;
+    return true;
+  };
+  if (!result.hasSchedule() && options.windowRepair && repairStart) {
+    // Starting schedules from the problem's order and from each other one
+    // (mapped back to the problem's nodes), lowest peak first.
+    struct Start {
+      int64_t peak;
+      size_t source; // 0: the problem's order, k + 1: orders[k]
+      std::vector<int32_t> computations;
+    };
+    std::vector<Start> starts;
+    // The repair's searches try inputs in the order a node lists them: list
+    // them sorted, so that the same graph gives the same repair whatever
+    // order its edges came in.
+    Problem sorted = problem;
+    std::vector<std::vector<int32_t>> sortedDeps = uniqueDeps(problem);
+    for (size_t v = 0; v < n; ++v)
+      sorted.nodes[v].deps = std::move(sortedDeps[v]);
+    auto addStart = [&](size_t source, std::vector<int32_t> computations) {
+      Evaluation eval =
+          evaluateSchedule(problem, Schedule{computations},
+                           EvaluationOptions{/*anyFirstOrder=*/true});
+      if (eval.valid())
+        starts.push_back({eval.peakBytes, source, std::move(computations)});
+    };
+    addStart(0, repairStart(sorted));
+    for (size_t k = 0; k < orders.size(); ++k) {
+      if (isIdentity(orders[k]))
+        continue;
+      std::vector<int32_t> there =
+          repairStart(renumberProblem(sorted, orders[k]));
+      for (int32_t &id : there)
+        id = orders[k][id];
+      addStart(k + 1, std::move(there));
+    }
+    std::stable_sort(starts.begin(), starts.end(),
+                     [](const Start &a, const Start &b) {
+                       return a.peak < b.peak;
+                     });
+    if (starts.size() > static_cast<size_t>(kMaxRepairStarts))
+      starts.resize(kMaxRepairStarts);
+    // The starts share the work cap.
+    WindowRepairOptions repair = options.repair;
+    for (const Start &start : starts) {
+      if (repair.maxWork <= 0)
+        break;
+      WindowRepairResult repaired =
+          repairByWindows(sorted, budgetBytes, start.computations, repair);
+      repair.maxWork -= repaired.work;
+      tried += std::string(tried.empty() ? "" : ", ") + "window repair from " +
+               (start.source ? names[start.source - 1] : "the given order") +
+               ": ";
+      if (repaired.fits) {
+        tried += offer(repaired.computations)
+                     ? "a plan"
+                     : "a plan (its replay does not fit)";
+        if (result.hasSchedule())
+          break;
+      } else {
+        tried += "none (" + repaired.message + ")";
+      }
+    }
   }
   // Each order gets a smaller search than the problem's own order got.
   GenericOptions inner = options;
   inner.tryOtherOrders = false;
   inner.fallbackDescents = std::min(inner.fallbackDescents, kFallbacksPerOrder);
   inner.maxWork = std::max<int64_t>(inner.maxWork / kWorkShare, 1);
-  // In the order `lowMemoryOrders` returns them.
-  const char *names[] = {"depth-first", "greedy"};
-  std::vector<std::vector<int32_t>> orders = lowMemoryOrders(problem);
-  orders.resize(std::min(orders.size(), std::size(names)));
   for (size_t k = 0; k < orders.size(); ++k) {
     const std::vector<int32_t> &order = orders[k];
-    bool identity = true;
-    for (size_t i = 0; i < n && identity; ++i)
-      identity = order[i] == static_cast<int32_t>(i);
-    if (identity)
+    if (isIdentity(order))
       continue;
     SolveResult there =
         solveGeneric(renumberProblem(problem, order), budgetBytes, inner);

@@ -68,6 +68,88 @@ std::vector<int32_t> liveAfter(const std::vector<int32_t> &computations,
   return live;
 }
 
+/// Replaces steps (before, after] of `candidate` (evaluated in `at`) by
+/// `window` when the result is valid and the window's steps fit `target`
+/// (the backward search guarantees both; checked all the same).
+bool spliceIfFits(const Problem &problem, int64_t target, int64_t before,
+                  int64_t after, const std::vector<int32_t> &window,
+                  std::vector<int32_t> &candidate, Profile &at) {
+  std::vector<int32_t> spliced =
+      spliceWindow(candidate, before, after, window);
+  Profile next = profileOf(problem, spliced);
+  if (!next.eval.valid())
+    return false;
+  for (size_t k = 0; k < window.size(); ++k)
+    if (next.eval.liveBytes[before + 1 + static_cast<int64_t>(k)] > target)
+      return false;
+  candidate = std::move(spliced);
+  at = std::move(next);
+  return true;
+}
+
+/// Tries to lower the live bytes at step `over` of `candidate` (evaluated
+/// in `at`) by eviction: a value live across that step but not read by it
+/// is no longer kept until its next read; the backward search computes it
+/// again just before that read, from the values live there, within
+/// `target`. Tries the largest such values first, at most
+/// `options.evictions` of them; on success updates `candidate` and `at`.
+bool evictAcross(const Problem &problem, int64_t target, int64_t over,
+                 std::vector<int32_t> &candidate, Profile &at,
+                 const WindowRepairOptions &options,
+                 WindowRepairResult &result) {
+  const int64_t steps = static_cast<int64_t>(candidate.size());
+  const std::vector<int32_t> &readAtOver =
+      problem.nodes[candidate[over]].deps;
+  std::vector<std::pair<int64_t, int64_t>> kept; // (bytes, step)
+  for (int64_t u = 0; u < over; ++u) {
+    int32_t value = candidate[u];
+    if (at.eval.lastRead[u] > over &&
+        std::find(readAtOver.begin(), readAtOver.end(), value) ==
+            readAtOver.end())
+      kept.push_back({problem.nodes[value].bytes, u});
+  }
+  // Largest first; among equals, the earliest computation.
+  std::sort(kept.begin(), kept.end(), [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  BackwardSearchOptions searchOptions;
+  int32_t tried = 0;
+  for (const auto &[bytes, u] : kept) {
+    if (tried >= options.evictions || result.work >= options.maxWork)
+      break;
+    const int32_t value = candidate[u];
+    // The first read after `over` (it reads this computation: the value is
+    // live across `over`, so not computed again before it).
+    int64_t read = -1;
+    for (int64_t t = over + 1; t < steps && read < 0; ++t) {
+      const std::vector<int32_t> &deps = problem.nodes[candidate[t]].deps;
+      if (std::find(deps.begin(), deps.end(), value) != deps.end())
+        read = t;
+    }
+    if (read < 0)
+      continue;
+    ++tried;
+    BackwardWindow window;
+    window.needed = liveAfter(candidate, at, read - 1);
+    for (int32_t live : window.needed)
+      if (live != value)
+        window.available.push_back(live);
+    searchOptions.maxWork =
+        std::min(options.evictionWork, options.maxWork - result.work);
+    BackwardSearchResult found =
+        searchBackwardWindow(problem, target, window, searchOptions);
+    result.work += std::max<int64_t>(found.work, 1);
+    if (found.outcome != BackwardSearchResult::Outcome::Found)
+      continue;
+    if (!spliceIfFits(problem, target, read - 1, read - 1, found.computations,
+                      candidate, at))
+      continue;
+    ++result.evictions;
+    return true;
+  }
+  return false;
+}
+
 } // namespace
 
 WindowRepairResult
@@ -95,6 +177,8 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
   std::vector<int32_t> &current = result.computations;
   double step = std::max(options.stepFraction, 1e-6);
   int32_t halvings = 0;
+  // Windows first while they suffice (their plans recompute less).
+  bool evictFirst = options.evictionsFirst;
   BackwardSearchOptions searchOptions;
   searchOptions.maxWork = options.windowWork;
   while (!result.fits && result.work < options.maxWork) {
@@ -114,6 +198,9 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
           over = t;
       if (over < 0)
         break;
+      if (evictFirst &&
+          evictAcross(problem, target, over, candidate, at, options, result))
+        continue;
       bool fixed = false;
       for (int32_t k = 0, half = std::max(1, options.halfWidth);
            k <= options.widenings && !fixed; ++k, half *= 2) {
@@ -151,45 +238,41 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
           ++result.windowsFailed;
           continue;
         }
-        std::vector<int32_t> spliced =
-            spliceWindow(candidate, before, after, found.computations);
-        Profile next = profileOf(problem, spliced);
-        // The search guarantees both; checked all the same.
-        bool fits = next.eval.valid();
-        for (int64_t t = before + 1;
-             fits && t < before + 1 + static_cast<int64_t>(
-                                          found.computations.size());
-             ++t)
-          fits = next.eval.liveBytes[t] <= target;
-        if (!fits) {
+        if (!spliceIfFits(problem, target, before, after, found.computations,
+                          candidate, at)) {
           ++result.windowsFailed;
           continue;
         }
-        candidate = std::move(spliced);
-        at = std::move(next);
         fixed = true;
         ++result.windowsFixed;
       }
+      if (!fixed && !evictFirst && options.evictionsAfterWindows &&
+          evictAcross(problem, target, over, candidate, at, options, result))
+        fixed = true;
       if (!fixed) {
         stuck = true;
         break;
       }
     }
-    if (stuck || at.eval.peakBytes > target) {
-      // Try a smaller step from the last schedule that fit its target.
-      if (++halvings > 3)
-        break;
-      step /= 2;
-      continue;
-    }
+    // Every step the round changed fits the target, and no other step has
+    // more live bytes than before, so its schedule is kept even when the
+    // round stopped short (the next round goes on from its fixes).
     current = std::move(candidate);
     profile = std::move(at);
     result.peakBytes = profile.eval.peakBytes;
     result.fits = result.peakBytes <= budgetBytes;
+    if (stuck || result.peakBytes > target) {
+      // Go on with a smaller step, evictions first.
+      evictFirst = options.evictionsFirstWhenStuck;
+      if (++halvings > 3)
+        break;
+      step /= 2;
+    }
   }
   result.message = "peak " + std::to_string(startPeak) + " -> " +
                    std::to_string(result.peakBytes) + " bytes, " +
                    std::to_string(result.windowsFixed) + " windows planned again (" +
-                   std::to_string(result.windowsFailed) + " could not be)";
+                   std::to_string(result.windowsFailed) + " could not be), " +
+                   std::to_string(result.evictions) + " values evicted";
   return result;
 }

@@ -56,22 +56,32 @@ Problem renumberProblem(const Problem &problem,
 Schedule replayInProblemOrder(const Problem &problem, int64_t budgetBytes,
                               const std::vector<int32_t> &anyOrder);
 
+/// Gives, for a problem, a valid schedule of it to start the window repair
+/// from (such as a plan of the generic engine at a looser budget).
+using RepairStartFn = std::function<std::vector<int32_t>(const Problem &)>;
+
+/// At most this many starting schedules the engine repairs (lowest peak
+/// first) before it gives up on the window repair.
+inline constexpr int32_t kMaxRepairStarts = 2;
+
 /// The engine: with `options.backwardSearch`, `searchBackward`
 /// (BackwardSearch.h) narrowed to the problem's order (a plan there needs
 /// no replay); if that finds none, the backward search in full, whose plan
 /// is replayed and whose exhausted search returns `Infeasible`; if still
-/// none, with `options.windowRepair` and `repairStart` (which gives a valid
-/// schedule to start from, such as a plan of the generic engine at a looser
-/// budget; called only then), `repairByWindows` (WindowRepair.h) from it,
-/// whose plan is replayed too; then `lowMemoryOrders`, the generic engine (with `options`)
-/// on the problem renumbered in each, and `replayInProblemOrder`; the
-/// cheapest plan within `budgetBytes` wins. Applies only to problems whose
-/// nodes are all recomputable, without projections, whose only output is
-/// the last node; `Unknown` otherwise, or when nothing gives a plan.
+/// none, with `options.windowRepair` and `repairStart`, `repairByWindows`
+/// (WindowRepair.h): `repairStart` gives a starting schedule for the
+/// problem and for the problem renumbered in each of `lowMemoryOrders`
+/// (called only then), and the repair runs from the ones with the lowest
+/// peaks (at most `kMaxRepairStarts`, sharing `options.repair.maxWork`)
+/// until one fits; its plan is replayed
+/// too. Then `lowMemoryOrders`, the generic engine (with `options`) on the
+/// problem renumbered in each, and `replayInProblemOrder`; the cheapest
+/// plan within `budgetBytes` wins. Applies only to problems whose nodes are
+/// all recomputable, without projections, whose only output is the last
+/// node; `Unknown` otherwise, or when nothing gives a plan.
 SolveResult solveReordered(const Problem &problem, int64_t budgetBytes,
                            const GenericOptions &options = {},
-                           const std::function<std::vector<int32_t>()>
-                               &repairStart = {});
+                           const RepairStartFn &repairStart = {});
 
 } // namespace mlir::ckpt::remat
 

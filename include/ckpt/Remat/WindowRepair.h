@@ -2,22 +2,30 @@
 //
 // A large-neighbourhood search for schedules within tight budgets. Start
 // from any valid schedule (in the generic engine, its plan at a looser
-// budget), lower a target
-// a little below its peak, and plan again, by the backward search of
-// BackwardSearch.h, each stretch ("window") of the schedule whose live bytes
-// exceed the target: from the values in memory at a step before it to those
-// in memory at a step after it, both chosen where the schedule holds the
-// fewest bytes nearby. A window that cannot be planned again within the
-// target is retried wider (twice as wide, up to `widenings` times). When
-// every step fits, the target is lowered again, until the budget is met or
-// a window fails at every width (then with a smaller step, down to an
+// budget), lower a target a little below its peak, and fix, left to right,
+// each step whose live bytes exceed the target, by two moves that both use
+// the backward search of BackwardSearch.h:
+//
+// - Eviction: a value live across the step but not read by it is no longer
+//   kept until its next read; the search computes it again just before
+//   that read, from the values live there (largest values first, at most
+//   `evictions` tried). Windows cannot do this when the value's idle
+//   stretch is wider than they are: it is live at both their ends.
+// - Windows: the stretch around the step is planned again, from the values
+//   in memory at a step before it to those in memory at a step after it,
+//   both chosen where the schedule holds the fewest bytes nearby; a window
+//   that cannot be planned within the target is retried wider (twice as
+//   wide, up to `widenings` times).
+//
+// When every step fits, the target is lowered again, until the budget is
+// met or a step cannot be fixed (then with a smaller step, down to an
 // eighth).
 //
 // The backward search is exact on a window, so each fix is the whole
 // neighbourhood's answer; the windows are small enough that it is fast
-// where the search of the whole problem is not (the 1,000-node random
-// layered graph). Its schedules first compute nodes in an order of their
-// own, so `solveReordered` replays them in the problem's.
+// where the search of the whole problem is not (the random layered graphs
+// of 500 and 1,000 nodes). Its schedules first compute nodes in an order of
+// their own, so `solveReordered` replays them in the problem's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +53,18 @@ struct WindowRepairOptions {
   int32_t widenings = 3;
   /// Work cap of each window's backward search.
   int64_t windowWork = 1'000'000'000;
-  /// Work cap of the whole repair, summed over windows.
-  int64_t maxWork = 10'000'000'000;
+  /// Values tried for eviction at a step over the target, before windows.
+  int32_t evictions = 6;
+  /// Whether evictions are tried before windows from the start, and once a
+  /// round has stopped short (else after windows fail).
+  bool evictionsFirst = false;
+  bool evictionsFirstWhenStuck = true;
+  /// Whether, before that, evictions are tried when windows fail.
+  bool evictionsAfterWindows = false;
+  /// Work cap of each eviction's backward search.
+  int64_t evictionWork = 10'000'000;
+  /// Work cap of the whole repair, summed over searches.
+  int64_t maxWork = 40'000'000'000;
 };
 
 /// What `repairByWindows` made of a schedule.
@@ -60,6 +78,8 @@ struct WindowRepairResult {
   /// Windows planned again, and windows that could not be.
   int32_t windowsFixed = 0;
   int32_t windowsFailed = 0;
+  /// Values evicted (computed again before their next read instead).
+  int32_t evictions = 0;
   /// Work spent.
   int64_t work = 0;
   /// What happened, for messages.

@@ -70,11 +70,13 @@ private:
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, std::string &note);
 
-  /// Reports that no plan fits `limit`, with the floor every plan needs and,
-  /// when an engine proved that nothing fits, its `proof`.
+  /// Reports that no plan fits `limit`, with the floor every plan needs,
+  /// when an engine proved that nothing fits, its `proof`, and with
+  /// `explain`, what the engines `tried`.
   void reportInfeasible(func::FuncOp func, const RematProblemWithOrigins &p,
                         int64_t limit, int64_t planPeak, Operation *peakOp,
-                        llvm::StringRef proof = {});
+                        llvm::StringRef proof = {},
+                        llvm::StringRef tried = {});
 };
 
 } // namespace
@@ -89,6 +91,14 @@ static std::string provenBy(const remat::SolveResult &result) {
   if (at == llvm::StringRef::npos)
     return "";
   return message.substr(at).str();
+}
+
+/// What the engines tried, for a failure that nothing proved ("" when a
+/// floor or the backward search proved it: its own note says so).
+static std::string enginesTried(const remat::SolveResult &result) {
+  if (result.status == remat::SolveResult::Status::Infeasible)
+    return "";
+  return result.message;
 }
 
 FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
@@ -142,7 +152,8 @@ PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
   remat::SolveResult result = remat::solveOptimal(p.problem, limit, options);
   if (result.status == remat::SolveResult::Status::Infeasible ||
       !result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result));
+    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result),
+                     enginesTried(result));
     return failure();
   }
   double base = std::max(p.problem.baseCost(), 1e-300);
@@ -201,7 +212,8 @@ PlaceCheckpointsPass::solveGenerically(func::FuncOp func,
     result = remat::solveGeneric(p.problem, limit);
   }
   if (!result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result));
+    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result),
+                     enginesTried(result));
     return failure();
   }
   note = (" engine=generic solve-seconds=" +
@@ -251,7 +263,8 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, int64_t planPeak,
                                             Operation *peakOp,
-                                            llvm::StringRef proof) {
+                                            llvm::StringRef proof,
+                                            llvm::StringRef tried) {
   // The largest of three proven floors: inputs + output + workspace of one
   // op with the finished outputs, the same with every non-recomputable value
   // still to be read, and the look-back floor (LowerBound.h).
@@ -281,6 +294,8 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   if (!proof.empty())
     diag.attachNote(func.getLoc())
         << "no plan exists within this budget, proven by the " << proof;
+  if (explain && proof.empty() && !tried.empty())
+    diag.attachNote(func.getLoc()) << "the engines tried: " << tried;
   if (floor.node >= 0 && lookedBack)
     diag.attachNote(p.origins[floor.node].op->getLoc())
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
