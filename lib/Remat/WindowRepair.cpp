@@ -177,8 +177,9 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
   std::vector<int32_t> &current = result.computations;
   double step = std::max(options.stepFraction, 1e-6);
   int32_t halvings = 0;
-  // Windows first while they suffice (their plans recompute less).
-  bool evictFirst = options.evictionsFirst;
+  // Windows alone until a round stops short (their plans recompute less),
+  // then evictions first.
+  bool evictFirst = false;
   BackwardSearchOptions searchOptions;
   searchOptions.maxWork = options.windowWork;
   while (!result.fits && result.work < options.maxWork) {
@@ -246,9 +247,6 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
         fixed = true;
         ++result.windowsFixed;
       }
-      if (!fixed && !evictFirst && options.evictionsAfterWindows &&
-          evictAcross(problem, target, over, candidate, at, options, result))
-        fixed = true;
       if (!fixed) {
         stuck = true;
         break;
@@ -263,7 +261,7 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
     result.fits = result.peakBytes <= budgetBytes;
     if (stuck || result.peakBytes > target) {
       // Go on with a smaller step, evictions first.
-      evictFirst = options.evictionsFirstWhenStuck;
+      evictFirst = true;
       if (++halvings > 3)
         break;
       step /= 2;

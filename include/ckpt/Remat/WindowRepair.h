@@ -53,14 +53,9 @@ struct WindowRepairOptions {
   int32_t widenings = 3;
   /// Work cap of each window's backward search.
   int64_t windowWork = 1'000'000'000;
-  /// Values tried for eviction at a step over the target, before windows.
+  /// Values tried for eviction at a step over the target, once a round has
+  /// stopped short (before windows from then on; 0: no evictions).
   int32_t evictions = 6;
-  /// Whether evictions are tried before windows from the start, and once a
-  /// round has stopped short (else after windows fail).
-  bool evictionsFirst = false;
-  bool evictionsFirstWhenStuck = true;
-  /// Whether, before that, evictions are tried when windows fail.
-  bool evictionsAfterWindows = false;
   /// Work cap of each eviction's backward search.
   int64_t evictionWork = 10'000'000;
   /// Work cap of the whole repair, summed over searches.
