@@ -493,25 +493,32 @@ SolveResult mlir::ckpt::remat::solveReordered(
                      });
     if (starts.size() > static_cast<size_t>(kMaxRepairStarts))
       starts.resize(kMaxRepairStarts);
-    // The starts share the work cap.
-    WindowRepairOptions repair = options.repair;
+    // Each start is repaired as configured, then, if that falls short,
+    // deferring excess (WindowRepair.h); every repair is capped at
+    // `options.repair.maxWork`, and all of them share twice that.
+    int64_t pool = 2 * options.repair.maxWork;
     for (const Start &start : starts) {
-      if (repair.maxWork <= 0)
-        break;
-      WindowRepairResult repaired =
-          repairByWindows(sorted, budgetBytes, start.computations, repair);
-      repair.maxWork -= repaired.work;
-      tried += std::string(tried.empty() ? "" : ", ") + "window repair from " +
-               (start.source ? names[start.source - 1] : "the given order") +
-               ": ";
-      if (repaired.fits) {
-        tried += offer(repaired.computations)
-                     ? "a plan"
-                     : "a plan (its replay does not fit)";
-        if (result.hasSchedule())
+      for (bool defer : {options.repair.deferExcess, true}) {
+        if (pool <= 0 || result.hasSchedule())
           break;
-      } else {
-        tried += "none (" + repaired.message + ")";
+        WindowRepairOptions repair = options.repair;
+        repair.deferExcess = defer;
+        repair.maxWork = std::min(repair.maxWork, pool);
+        WindowRepairResult repaired =
+            repairByWindows(sorted, budgetBytes, start.computations, repair);
+        pool -= repaired.work;
+        tried += std::string(tried.empty() ? "" : ", ") +
+                 "window repair from " +
+                 (start.source ? names[start.source - 1] : "the given order") +
+                 (defer ? " deferring excess" : "") + ": ";
+        if (repaired.fits)
+          tried += offer(repaired.computations)
+                       ? "a plan"
+                       : "a plan (its replay does not fit)";
+        else
+          tried += "none (" + repaired.message + ")";
+        if (defer)
+          break;
       }
     }
   }

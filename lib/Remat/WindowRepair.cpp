@@ -90,13 +90,15 @@ bool spliceIfFits(const Problem &problem, int64_t target, int64_t before,
 /// Tries to lower the live bytes at step `over` of `candidate` (evaluated
 /// in `at`) by eviction: a value live across that step but not read by it
 /// is no longer kept until its next read; the backward search computes it
-/// again just before that read, from the values live there, within
-/// `target`. Tries the largest such values first, at most
-/// `options.evictions` of them; on success updates `candidate` and `at`.
-bool evictAcross(const Problem &problem, int64_t target, int64_t over,
+/// again just before that read, from the values live there, within `cap`
+/// (the target, or more where the excess is deferred). Tries the largest
+/// such values first, at most `options.evictions` of them; on success
+/// updates `candidate` and `at` and sets `readAt` to the read's step in the
+/// new schedule.
+bool evictAcross(const Problem &problem, int64_t cap, int64_t over,
                  std::vector<int32_t> &candidate, Profile &at,
                  const WindowRepairOptions &options,
-                 WindowRepairResult &result) {
+                 WindowRepairResult &result, int64_t &readAt) {
   const int64_t steps = static_cast<int64_t>(candidate.size());
   const std::vector<int32_t> &readAtOver =
       problem.nodes[candidate[over]].deps;
@@ -137,13 +139,14 @@ bool evictAcross(const Problem &problem, int64_t target, int64_t over,
     searchOptions.maxWork =
         std::min(options.evictionWork, options.maxWork - result.work);
     BackwardSearchResult found =
-        searchBackwardWindow(problem, target, window, searchOptions);
+        searchBackwardWindow(problem, cap, window, searchOptions);
     result.work += std::max<int64_t>(found.work, 1);
     if (found.outcome != BackwardSearchResult::Outcome::Found)
       continue;
-    if (!spliceIfFits(problem, target, read - 1, read - 1, found.computations,
+    if (!spliceIfFits(problem, cap, read - 1, read - 1, found.computations,
                       candidate, at))
       continue;
+    readAt = read + static_cast<int64_t>(candidate.size()) - steps;
     ++result.evictions;
     return true;
   }
@@ -178,8 +181,8 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
   double step = std::max(options.stepFraction, 1e-6);
   int32_t halvings = 0;
   // Windows alone until a round stops short (their plans recompute less),
-  // then evictions first.
-  bool evictFirst = false;
+  // then evictions first; deferring excess, evictions first throughout.
+  bool evictFirst = options.deferExcess;
   BackwardSearchOptions searchOptions;
   searchOptions.maxWork = options.windowWork;
   while (!result.fits && result.work < options.maxWork) {
@@ -189,6 +192,14 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
             std::max<int64_t>(1, std::llround(step * unit)));
     std::vector<int32_t> candidate = current;
     Profile at = profile;
+    // Deferring excess, an eviction's recomputation may reach one byte
+    // below the round's starting peak, so the round never raises the peak;
+    // but not for a step before the read of the last eviction that did
+    // (`deferredUntil`): evictions there would nest, each pushing the
+    // excess into the recomputation before the same read.
+    const int64_t deferredCap =
+        options.deferExcess ? std::max(target, result.peakBytes - 1) : target;
+    int64_t deferredUntil = -1;
     bool stuck = false;
     // Plan again, left to right, every window holding a step over target.
     while (result.work < options.maxWork) {
@@ -199,9 +210,24 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
           over = t;
       if (over < 0)
         break;
-      if (evictFirst &&
-          evictAcross(problem, target, over, candidate, at, options, result))
+      const int64_t length = static_cast<int64_t>(candidate.size());
+      const int64_t cap = over >= deferredUntil ? deferredCap : target;
+      int64_t readAt = -1;
+      if (evictFirst && evictAcross(problem, cap, over, candidate, at,
+                                    options, result, readAt)) {
+        const int64_t inserted =
+            static_cast<int64_t>(candidate.size()) - length;
+        bool exceeds = false;
+        for (int64_t t = readAt - inserted; t < readAt && !exceeds; ++t)
+          exceeds = at.eval.liveBytes[t] > target;
+        if (exceeds) {
+          deferredUntil = readAt;
+          ++result.deferred;
+        } else if (deferredUntil > over) {
+          deferredUntil += inserted;
+        }
         continue;
+      }
       bool fixed = false;
       for (int32_t k = 0, half = std::max(1, options.halfWidth);
            k <= options.widenings && !fixed; ++k, half *= 2) {
@@ -245,6 +271,8 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
           continue;
         }
         fixed = true;
+        if (deferredUntil > before)
+          deferredUntil += static_cast<int64_t>(candidate.size()) - length;
         ++result.windowsFixed;
       }
       if (!fixed) {
@@ -252,9 +280,10 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
         break;
       }
     }
-    // Every step the round changed fits the target, and no other step has
-    // more live bytes than before, so its schedule is kept even when the
-    // round stopped short (the next round goes on from its fixes).
+    // Every step the round changed fits the target (or, deferred, stays
+    // below the round's starting peak), and no other step has more live
+    // bytes than before, so its schedule is kept even when the round
+    // stopped short (the next round goes on from its fixes).
     current = std::move(candidate);
     profile = std::move(at);
     result.peakBytes = profile.eval.peakBytes;
@@ -271,6 +300,9 @@ mlir::ckpt::remat::repairByWindows(const Problem &problem, int64_t budgetBytes,
                    std::to_string(result.peakBytes) + " bytes, " +
                    std::to_string(result.windowsFixed) + " windows planned again (" +
                    std::to_string(result.windowsFailed) + " could not be), " +
-                   std::to_string(result.evictions) + " values evicted";
+                   std::to_string(result.evictions) + " values evicted" +
+                   (options.deferExcess ? " (" + std::to_string(result.deferred) +
+                                              " deferring excess)"
+                                        : "");
   return result;
 }

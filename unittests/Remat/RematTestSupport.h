@@ -149,6 +149,50 @@ inline Problem randomSingleSinkDag(std::mt19937 &rng, int n) {
   return problem;
 }
 
+/// A random layered DAG shaped like the field's random layered graphs:
+/// `layers` layers of two to `width` nodes, each reading one to three nodes
+/// of the layer before and, now and then, one of an earlier layer; sizes
+/// vary fifty-fold. One last node reads every node nobody else reads and is
+/// the only output.
+inline Problem randomLayeredDag(std::mt19937 &rng, int layers, int width) {
+  Problem problem;
+  addNode(problem, 1, 100 + rng() % 900, {});
+  std::vector<std::vector<int32_t>> layerNodes = {{0}};
+  for (int layer = 1; layer < layers; ++layer) {
+    const std::vector<int32_t> &previous = layerNodes.back();
+    std::vector<int32_t> current;
+    const int count = 2 + static_cast<int>(rng() % (width - 1));
+    for (int k = 0; k < count; ++k) {
+      std::vector<int32_t> deps;
+      const int reads = 1 + static_cast<int>(rng() % 3);
+      for (int r = 0; r < reads; ++r)
+        deps.push_back(previous[rng() % previous.size()]);
+      if (layer > 1 && rng() % 4 == 0) {
+        const std::vector<int32_t> &earlier = layerNodes[rng() % (layer - 1)];
+        deps.push_back(earlier[rng() % earlier.size()]);
+      }
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      current.push_back(static_cast<int32_t>(problem.nodes.size()));
+      addNode(problem, 1 + static_cast<double>(rng() % 9),
+              100 + rng() % 5000, deps);
+    }
+    layerNodes.push_back(std::move(current));
+  }
+  const int n = static_cast<int>(problem.nodes.size());
+  std::vector<bool> read(n, false);
+  for (const Node &node : problem.nodes)
+    for (int32_t dep : node.deps)
+      read[dep] = true;
+  std::vector<int32_t> sinks;
+  for (int i = 0; i < n; ++i)
+    if (!read[i])
+      sinks.push_back(i);
+  addNode(problem, 1, 100 + rng() % 400, sinks);
+  problem.nodes.back().isOutput = true;
+  return problem;
+}
+
 /// A random budget between half the no-recompute peak of `problem` and all
 /// of it.
 inline int64_t randomBudgetBelowPeak(std::mt19937 &rng,

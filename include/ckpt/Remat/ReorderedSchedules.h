@@ -72,8 +72,9 @@ inline constexpr int32_t kMaxRepairStarts = 2;
 /// (WindowRepair.h): `repairStart` gives a starting schedule for the
 /// problem and for the problem renumbered in each of `lowMemoryOrders`
 /// (called only then), and the repair runs from the ones with the lowest
-/// peaks (at most `kMaxRepairStarts`, sharing `options.repair.maxWork`)
-/// until one fits; its plan is replayed
+/// peaks (at most `kMaxRepairStarts`), from each as configured and then
+/// deferring excess, until one fits (each run capped at
+/// `options.repair.maxWork`, all sharing twice that); its plan is replayed
 /// too. Then `lowMemoryOrders`, the generic engine (with `options`) on the
 /// problem renumbered in each, and `replayInProblemOrder`; the cheapest
 /// plan within `budgetBytes` wins. Applies only to problems whose nodes are
