@@ -67,12 +67,14 @@
 
 #include "ckpt/Remat/ExactSolvers.h"
 
+#include "ChildProcess.h"
 #include "StageSpace.h"
 
 #include <coin/Cbc_C_Interface.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -171,6 +173,27 @@ Quanta quantize(const Problem &problem, int64_t budgetBytes,
   return q;
 }
 
+/// What a CBC run reported: read from the model in the process that ran
+/// CBC, and carried over a pipe when that was a child process.
+struct CbcOutcome {
+  bool provenInfeasible = false;
+  bool provenOptimal = false;
+  /// CBC's best possible objective (COIN_DBL_MAX when unknown).
+  double bound = std::numeric_limits<double>::max();
+  /// The best solution, one value per column; empty when CBC has none.
+  std::vector<double> values;
+  /// Why CBC's answer is lost (stopped at the deadline, or the child
+  /// failed); empty when CBC returned.
+  std::string lost;
+
+  /// Reads the outcome of `Cbc_solve` from `model`.
+  static CbcOutcome read(Cbc_Model *model);
+  /// The bytes that `parse` reads back.
+  std::string serialize() const;
+  /// Reads `bytes` written by `serialize`; false if they are malformed.
+  bool parse(const std::string &bytes);
+};
+
 /// Builds the MILP in a CBC model and reads its solution back.
 class CheckmateModel {
 public:
@@ -183,20 +206,26 @@ public:
 
   /// Adds every column and row, then loads them into CBC at once (adding
   /// rows one by one copies CBC's column-major matrix each time: minutes on
-  /// a 250-node graph).
-  void build();
+  /// a 250-node graph). Stops after the first stage at which the matrix has
+  /// more than `maxEntries` entries and returns false (nothing loaded).
+  bool build(int64_t maxEntries);
   /// Hands CBC the values of R and S that describe `schedule` as a MIP start.
   /// Returns false (and sets nothing) if the schedule is not in stage form or
   /// does not fit the budget.
   bool setStart(const Schedule &schedule, int64_t budgetBytes);
-  /// Solves with CBC; returns false if the model is trivially infeasible.
-  bool solve(const MilpOptions &options);
+  /// Solves with CBC within `options`' limit (in a child process killed
+  /// past it when `options.enforceTimeLimit`). Call only when the model has
+  /// columns and no constant row is violated.
+  CbcOutcome solve(const MilpOptions &options);
   /// The schedule of the solution `values` (one value per column).
   Schedule extract(const double *values) const;
 
   /// A constant row was violated while building.
   bool constantInfeasible = false;
   int binaries = 0, continuous = 0, rows = 0;
+  /// Entries of the constraint matrix, and the stages whose rows are in.
+  int64_t matrixEntries = 0;
+  int32_t stagesBuilt = 0;
   const Problem &problem;
   const Quanta &quanta;
   StageGroups groups;
@@ -272,6 +301,7 @@ void CheckmateModel::addRow(const LinExpr &expr, char sense, double rhs) {
   rowUpper.push_back(sense == 'G' ? infinity : rhs);
   for (size_t k = 0; k < expr.cols.size(); ++k)
     entries[expr.cols[k]].push_back({rows, expr.coefs[k]});
+  matrixEntries += static_cast<int64_t>(expr.cols.size());
   ++rows;
 }
 
@@ -308,7 +338,7 @@ bool CheckmateModel::keepNeeded(int32_t s, int32_t i) const {
   return false;
 }
 
-void CheckmateModel::build() {
+bool CheckmateModel::build(int64_t maxEntries) {
   const int32_t n = static_cast<int32_t>(problem.nodes.size());
   readers.resize(n);
   deps = uniqueDeps(problem);
@@ -331,8 +361,14 @@ void CheckmateModel::build() {
   for (int32_t s = 0; s < numGroups; ++s) {
     addStageRows(s);
     addMemoryRows(s);
+    stagesBuilt = s + 1;
+    if (matrixEntries > maxEntries) {
+      entries.clear();
+      return false;
+    }
   }
   load();
+  return true;
 }
 
 void CheckmateModel::addStageRows(int32_t s) {
@@ -416,11 +452,58 @@ void CheckmateModel::addMemoryRows(int32_t s) {
   }
 }
 
-bool CheckmateModel::solve(const MilpOptions &options) {
-  if (constantInfeasible)
-    return false;
-  if (Cbc_getNumCols(model) == 0)
+CbcOutcome CbcOutcome::read(Cbc_Model *model) {
+  CbcOutcome outcome;
+  outcome.provenInfeasible = Cbc_isProvenInfeasible(model);
+  outcome.provenOptimal = Cbc_isProvenOptimal(model);
+  outcome.bound = Cbc_getBestPossibleObjValue(model);
+  // A model with no integer column is solved as a plain LP, whose solution
+  // is the column solution.
+  const double *values = Cbc_bestSolution(model);
+  if (!values && Cbc_getNumIntegers(model) == 0 && outcome.provenOptimal)
+    values = Cbc_getColSolution(model);
+  if (values)
+    outcome.values.assign(values, values + Cbc_getNumCols(model));
+  return outcome;
+}
+
+std::string CbcOutcome::serialize() const {
+  std::string bytes;
+  auto put = [&](const void *data, size_t size) {
+    bytes.append(static_cast<const char *>(data), size);
+  };
+  const char flags[2] = {provenInfeasible, provenOptimal};
+  const uint64_t count = values.size();
+  put(flags, sizeof flags);
+  put(&bound, sizeof bound);
+  put(&count, sizeof count);
+  put(values.data(), count * sizeof(double));
+  return bytes;
+}
+
+bool CbcOutcome::parse(const std::string &bytes) {
+  size_t at = 0;
+  auto get = [&](void *data, size_t size) {
+    if (bytes.size() - at < size)
+      return false;
+    std::memcpy(data, bytes.data() + at, size);
+    at += size;
     return true;
+  };
+  char flags[2];
+  uint64_t count = 0;
+  if (!get(flags, sizeof flags) || !get(&bound, sizeof bound) ||
+      !get(&count, sizeof count) ||
+      (bytes.size() - at) / sizeof(double) != count ||
+      (bytes.size() - at) % sizeof(double) != 0)
+    return false;
+  provenInfeasible = flags[0];
+  provenOptimal = flags[1];
+  values.resize(count);
+  return get(values.data(), count * sizeof(double));
+}
+
+CbcOutcome CheckmateModel::solve(const MilpOptions &options) {
   Cbc_setObjSense(model, 1);
   Cbc_setLogLevel(model, options.verbose ? 1 : 0);
   if (!options.verbose)
@@ -429,8 +512,37 @@ bool CheckmateModel::solve(const MilpOptions &options) {
   Cbc_setParameter(model, "threads", "0");
   Cbc_setParameter(model, "randomSeed", "1");
   Cbc_setParameter(model, "randomCbcSeed", "1");
-  Cbc_solve(model);
-  return true;
+  if (!options.enforceTimeLimit || !childProcessesAvailable()) {
+    Cbc_solve(model);
+    return CbcOutcome::read(model);
+  }
+  const double limit = std::max(options.timeLimitSeconds, 0.01);
+  const double deadline = limit + std::max(options.minGraceSeconds,
+                                           options.graceFraction * limit);
+  ChildRun run = runInChildProcess(deadline, [&] {
+    Cbc_solve(model);
+    return CbcOutcome::read(model).serialize();
+  });
+  CbcOutcome outcome;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", run.seconds);
+  switch (run.ending) {
+  case ChildRun::Ending::Finished:
+    if (!outcome.parse(run.output)) {
+      outcome = CbcOutcome();
+      outcome.lost = "CBC's process returned a malformed answer";
+    }
+    break;
+  case ChildRun::Ending::Killed:
+    outcome.lost = "CBC overran its time limit and was stopped after " +
+                   std::string(seconds) + " s";
+    break;
+  case ChildRun::Ending::Failed:
+    outcome.lost = "CBC's process failed after " + std::string(seconds) +
+                   " s: " + run.failure;
+    break;
+  }
+  return outcome;
 }
 
 bool CheckmateModel::setStart(const Schedule &schedule, int64_t budgetBytes) {
@@ -527,13 +639,18 @@ Schedule CheckmateModel::extract(const double *values) const {
 
 namespace {
 
-/// Fills `result` from the solved `milp`.
-void readSolution(CheckmateModel &milp, int64_t budgetBytes,
-                  SolveResult &result) {
+/// Fills `result` from what CBC reported on `milp`.
+void readSolution(const CheckmateModel &milp, const CbcOutcome &outcome,
+                  int64_t budgetBytes, SolveResult &result) {
   const Quanta &quanta = milp.quanta;
   const double base = milp.problem.baseCost();
   const double inf = std::numeric_limits<double>::infinity();
-  if (Cbc_isProvenInfeasible(milp.model)) {
+  if (!outcome.lost.empty()) {
+    result.lowerBound = base;
+    result.message += "; " + outcome.lost;
+    return;
+  }
+  if (outcome.provenInfeasible) {
     if (quanta.boundsHold()) {
       result.status = SolveResult::Status::Infeasible;
       result.lowerBound = inf;
@@ -544,20 +661,15 @@ void readSolution(CheckmateModel &milp, int64_t budgetBytes,
     }
     return;
   }
-  // CBC reports COIN_DBL_MAX for an unknown bound. A model with no integer
-  // column is solved as a plain LP, whose solution is the column solution.
-  double bound = Cbc_getBestPossibleObjValue(milp.model);
+  // CBC reports COIN_DBL_MAX for an unknown bound.
+  const double bound = outcome.bound;
   result.lowerBound =
       quanta.boundsHold() && std::fabs(bound) < 1e299 ? base + bound : base;
-  const double *values = Cbc_bestSolution(milp.model);
-  if (!values && Cbc_getNumIntegers(milp.model) == 0 &&
-      Cbc_isProvenOptimal(milp.model))
-    values = Cbc_getColSolution(milp.model);
-  if (!values) {
+  if (outcome.values.empty()) {
     result.message += "; no solution found";
     return;
   }
-  result.schedule = milp.extract(values);
+  result.schedule = milp.extract(outcome.values.data());
   // Zero-cost recomputations are free in the objective; drop useless ones.
   dropNeedlessRecomputations(milp.problem, budgetBytes, result.schedule);
   std::string error = checkSchedule(milp.problem, budgetBytes, result);
@@ -572,7 +684,7 @@ void readSolution(CheckmateModel &milp, int64_t budgetBytes,
   }
   // A relaxation's optimum that fits is optimal for the problem: its cost
   // (costs are not rounded) is at most the problem's optimum.
-  bool optimal = quanta.boundsHold() && Cbc_isProvenOptimal(milp.model);
+  bool optimal = quanta.boundsHold() && outcome.provenOptimal;
   result.status =
       optimal ? SolveResult::Status::Optimal : SolveResult::Status::Feasible;
   result.lowerBound =
@@ -620,18 +732,29 @@ SolveResult solveModel(const Problem &problem, int64_t budgetBytes,
                        const Schedule *start) {
   SolveResult result;
   CheckmateModel milp(problem, quanta);
-  milp.build();
+  if (!milp.build(options.maxModelEntries)) {
+    result.lowerBound = problem.baseCost();
+    result.message = "model too large: over " +
+                     std::to_string(options.maxModelEntries) +
+                     " matrix entries (" + std::to_string(milp.matrixEntries) +
+                     " in " + std::to_string(milp.rows) + " rows) after " +
+                     std::to_string(milp.stagesBuilt) + " of " +
+                     std::to_string(milp.groups.size()) +
+                     " stages; not solved";
+    return result;
+  }
   result.message = std::to_string(milp.groups.size()) + " stages, " +
                    std::to_string(milp.binaries) + " binaries, " +
                    std::to_string(milp.continuous) + " continuous, " +
-                   std::to_string(milp.rows) + " rows; quantum " +
-                   std::to_string(quanta.quantum) + " bytes" +
-                   roundingName(quanta.rounding);
+                   std::to_string(milp.rows) + " rows, " +
+                   std::to_string(milp.matrixEntries) +
+                   " entries; quantum " + std::to_string(quanta.quantum) +
+                   " bytes" + roundingName(quanta.rounding);
   if (start && Cbc_getNumCols(milp.model) > 0)
     result.message += milp.setStart(*start, budgetBytes)
                           ? "; started from the given schedule"
                           : "; the given start is not in stage form";
-  if (!milp.solve(options)) {
+  if (milp.constantInfeasible) {
     result.status = quanta.boundsHold() ? SolveResult::Status::Infeasible
                                         : SolveResult::Status::Unknown;
     result.lowerBound = quanta.boundsHold()
@@ -643,7 +766,7 @@ SolveResult solveModel(const Problem &problem, int64_t budgetBytes,
   if (Cbc_getNumCols(milp.model) == 0)
     readConstantSolution(milp, budgetBytes, result);
   else
-    readSolution(milp, budgetBytes, result);
+    readSolution(milp, milp.solve(options), budgetBytes, result);
   return result;
 }
 

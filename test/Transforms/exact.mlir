@@ -48,8 +48,16 @@
 // Without a budget, or on a graph too large for the MILP, exact refuses.
 // RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-BUDGET
 // NO-BUDGET: error: ckpt-place-checkpoints: strategy 'exact' needs a budget
-// RUN: not ckpt-opt %ckpt_src_root/examples/graphs/gpt2.full.json "--ckpt-place-checkpoints=strategy=exact budget=0.9x" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
-// TOO-LARGE: error: ckpt-place-checkpoints: strategy 'exact' handles at most 300 problem nodes; this function has {{[0-9]+}} (use greedy)
+// The 1,000-node random layered graph's MILP would hold over 8 million matrix
+// entries (CBC's process needs about 1.7 KB each): building stops there.
+// RUN: not ckpt-opt %ckpt_shared/benchmarks/remat-graphs/random_layered_n1000_w0.31_nlv0.75_ed0.2_scd0.14.json "--ckpt-place-checkpoints=strategy=exact budget=0.9x" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
+// TOO-LARGE: error: ckpt-place-checkpoints: the exact engine found no plan: model too large: over 8000000 matrix entries ({{[0-9]+}} in {{[0-9]+}} rows) after {{[0-9]+}} of 1000 stages; not solved
+//
+// CBC overruns a short limit on the 250-node random layered graph (its root
+// LP alone takes about 20 s): it runs in a child process, stopped 5 s past
+// the limit (the least grace), and the error says so.
+// RUN: not ckpt-opt %ckpt_shared/benchmarks/remat-graphs/random_layered_n250_w0.43_nlv0.75_ed0.2_scd0.14.json "--ckpt-place-checkpoints=strategy=exact budget=0.9x time-limit=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STOPPED
+// STOPPED: error: ckpt-place-checkpoints: the exact engine found no plan: 250 stages, {{.*}}; CBC overran its time limit and was stopped after {{6|7|8|9}}.{{[0-9]}} s
 //
 // A 2-layer GPT (109 stages) is within the size limit, but 10 ms is far too
 // little for CBC to find any plan.

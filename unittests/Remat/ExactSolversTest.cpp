@@ -466,6 +466,82 @@ TEST(ExactSolvers, RandomDagsAgree) {
               optimal, recomputing, infeasible, milpSeconds, exhaustiveSeconds);
 }
 
+TEST(ExactSolvers, EnforcedTimeLimitGivesTheSameAnswers) {
+  // CBC in a child process (the default) and in this process: the same
+  // answers, bit for bit, on problems it solves well within the limit.
+  std::mt19937 rng(20261201);
+  for (int trial = 0; trial < 40; ++trial) {
+    Problem problem =
+        trial % 2 ? randomProblem(rng, 2 + static_cast<int>(rng() % 5))
+                  : randomTrainingGraph(rng, 2 + static_cast<int>(rng() % 2));
+    int64_t budget = randomBudget(rng, problem);
+    MilpOptions isolated;
+    isolated.timeLimitSeconds = kTimeLimit;
+    ASSERT_TRUE(isolated.enforceTimeLimit);
+    MilpOptions inProcess = isolated;
+    inProcess.enforceTimeLimit = false;
+    SolveResult a = solveMilp(problem, budget, isolated);
+    SolveResult b = solveMilp(problem, budget, inProcess);
+    SCOPED_TRACE(describe(problem, budget) + "child: " + describe(a) +
+                 "\nin process: " + describe(b));
+    checkResult(problem, budget, a);
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.schedule.order, b.schedule.order);
+    EXPECT_EQ(a.cost, b.cost);
+    EXPECT_EQ(a.lowerBound, b.lowerBound);
+    EXPECT_EQ(a.message, b.message);
+  }
+}
+
+TEST(ExactSolvers, OverrunIsStopped) {
+  // A 150-node layered DAG: CBC needs far longer than 10 ms to read and
+  // preprocess its model, so with no grace it is stopped at the deadline.
+  std::mt19937 rng(7);
+  Problem problem = randomLayeredDag(rng, 30, 6);
+  const Evaluation identity =
+      evaluateSchedule(problem, Schedule::identity(problem));
+  MilpOptions options;
+  options.timeLimitSeconds = 0.01;
+  options.graceFraction = 0;
+  options.minGraceSeconds = 0;
+  SolveResult stopped = solveMilp(problem, identity.peakBytes, options);
+  SCOPED_TRACE(describe(stopped));
+  EXPECT_EQ(stopped.status, Status::Unknown);
+  EXPECT_FALSE(stopped.hasSchedule());
+  EXPECT_EQ(stopped.lowerBound, problem.baseCost());
+  EXPECT_NE(stopped.message.find("CBC overran its time limit and was stopped"),
+            std::string::npos);
+  EXPECT_LT(stopped.seconds, 30);
+  // A start that fits is kept when CBC's answer is lost.
+  Schedule start = Schedule::identity(problem);
+  options.start = &start;
+  SolveResult kept = solveMilp(problem, identity.peakBytes, options);
+  SCOPED_TRACE(describe(kept));
+  EXPECT_EQ(kept.status, Status::Feasible);
+  EXPECT_EQ(kept.schedule.order, start.order);
+  EXPECT_EQ(kept.cost, identity.totalCost);
+}
+
+TEST(ExactSolvers, TooLargeModelIsNotSolved) {
+  std::mt19937 rng(7);
+  Problem problem = randomLayeredDag(rng, 12, 4);
+  const int64_t peak =
+      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  MilpOptions options;
+  options.timeLimitSeconds = kTimeLimit;
+  SolveResult whole = solveMilp(problem, peak, options);
+  ASSERT_EQ(whole.status, Status::Optimal) << describe(whole);
+  options.maxModelEntries = 500;
+  SolveResult refused = solveMilp(problem, peak, options);
+  SCOPED_TRACE(describe(refused));
+  EXPECT_EQ(refused.status, Status::Unknown);
+  EXPECT_FALSE(refused.hasSchedule());
+  EXPECT_EQ(refused.lowerBound, problem.baseCost());
+  EXPECT_EQ(refused.message.rfind("model too large: over 500 matrix entries",
+                                  0),
+            0u);
+}
+
 /// Not run by default: how large a chain-shaped training graph the MILP
 /// proves optimal in 10 s. Run with --gtest_also_run_disabled_tests.
 TEST(ExactSolvers, DISABLED_MilpScaling) {

@@ -79,6 +79,26 @@ const char *statusName(SolveResult::Status status);
 struct MilpOptions {
   /// Wall-clock limit handed to CBC, in seconds.
   double timeLimitSeconds = 10;
+  /// CBC checks its limit only between steps of its search: its root
+  /// heuristics (the feasibility pump) have run minutes past a 60 s limit on
+  /// a 250-node graph. When set, CBC runs in a child process that is killed
+  /// once the limit is overrun by the grace below; the answer is then
+  /// Unknown (no plan, the base cost as bound; a given `start` is kept), and
+  /// the message says so. A crash inside CBC then ends only the child. Off:
+  /// CBC runs in this process and may overrun. (Where fork is unavailable
+  /// CBC always runs in this process.)
+  bool enforceTimeLimit = true;
+  /// Grace past `timeLimitSeconds` before an enforced run is stopped: the
+  /// larger of this fraction of the limit and `minGraceSeconds` (CBC
+  /// finishes its current step after the limit; within the grace its
+  /// incumbent and bound are kept).
+  double graceFraction = 0.25;
+  double minGraceSeconds = 5;
+  /// The largest model built, in constraint-matrix entries: CBC holds
+  /// several copies of the model (at 250 random nodes, 1.7 million entries
+  /// after preprocessing took 2.7 GB). Beyond it nothing is solved and the
+  /// answer is Unknown; the message gives the size reached.
+  int64_t maxModelEntries = 8000000;
   /// Whether CBC prints its log to stdout.
   bool verbose = false;
   /// Sizes are measured in a quantum (the gcd of all sizes) so that the

@@ -222,8 +222,6 @@ PlaceCheckpointsPass::solveGenerically(func::FuncOp func,
   return std::move(result.schedule);
 }
 
-/// Largest problem the exact engine is run on.
-static constexpr size_t kMaxExactNodes = 300;
 
 FailureOr<remat::Schedule>
 PlaceCheckpointsPass::solveExactly(func::FuncOp func,
@@ -232,13 +230,6 @@ PlaceCheckpointsPass::solveExactly(func::FuncOp func,
   if (limit < 0) {
     emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'exact' "
                                 "needs a budget";
-    return failure();
-  }
-  if (p.problem.nodes.size() > kMaxExactNodes) {
-    emitError(func.getLoc())
-        << "ckpt-place-checkpoints: strategy 'exact' handles at most "
-        << kMaxExactNodes << " problem nodes; this function has "
-        << p.problem.nodes.size() << " (use greedy)";
     return failure();
   }
   remat::SolveResult result = remat::solveMilp(p.problem, limit, timeLimit);
