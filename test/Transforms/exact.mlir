@@ -45,6 +45,13 @@
 // INFEASIBLE: error: ckpt-place-checkpoints: strategy 'exact' found no plan within the budget of 3.91 KiB (4000 bytes)
 // INFEASIBLE: note: no plan can use less than 4.00 KiB (4100 bytes)
 //
+// A budget below a proven floor is reported at once, without the MILP: on the
+// 250-node random layered graph at 0.5x CBC would use its whole limit (here
+// 600 s; `timeout` ends the test with no output if the MILP runs).
+// RUN: not timeout 120 ckpt-opt %ckpt_shared/benchmarks/remat-graphs/random_layered_n250_w0.43_nlv0.75_ed0.2_scd0.14.json "--ckpt-place-checkpoints=strategy=exact budget=0.5x time-limit=600" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BELOW-FLOOR
+// BELOW-FLOOR: error: ckpt-place-checkpoints: strategy 'exact' found no plan within the budget of {{.*}} (73420 bytes)
+// BELOW-FLOOR: note: no plan can use less than {{.*}} (87600 bytes)
+//
 // Without a budget, or on a graph too large for the MILP, exact refuses.
 // RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-BUDGET
 // NO-BUDGET: error: ckpt-place-checkpoints: strategy 'exact' needs a budget

@@ -117,6 +117,22 @@ inline int64_t smallestPeakOfAnySchedule(const Problem &problem) {
   return unreached;
 }
 
+/// Adds a last node of cost 1 and `bytes` that reads every node nobody reads
+/// yet, and makes it the only output.
+inline void addSinkOfUnreadNodes(Problem &problem, int64_t bytes) {
+  const int n = static_cast<int>(problem.nodes.size());
+  std::vector<bool> read(n, false);
+  for (const Node &node : problem.nodes)
+    for (int32_t dep : node.deps)
+      read[dep] = true;
+  std::vector<int32_t> sinks;
+  for (int i = 0; i < n; ++i)
+    if (!read[i])
+      sinks.push_back(i);
+  addNode(problem, 1, bytes, sinks);
+  problem.nodes.back().isOutput = true;
+}
+
 /// A random DAG like the random layered graphs: every node recomputable,
 /// reading one to three earlier nodes, some with workspace; one last node
 /// reads every node nobody else reads and is the only output.
@@ -136,16 +152,7 @@ inline Problem randomSingleSinkDag(std::mt19937 &rng, int n) {
     if (rng() % 5 == 0)
       problem.nodes.back().workspace = 1 + rng() % 6;
   }
-  std::vector<bool> read(n, false);
-  for (const Node &node : problem.nodes)
-    for (int32_t dep : node.deps)
-      read[dep] = true;
-  std::vector<int32_t> sinks;
-  for (int i = 0; i + 1 < n; ++i)
-    if (!read[i])
-      sinks.push_back(i);
-  addNode(problem, 1, 1 + rng() % 4, sinks);
-  problem.nodes.back().isOutput = true;
+  addSinkOfUnreadNodes(problem, 1 + rng() % 4);
   return problem;
 }
 
@@ -179,17 +186,7 @@ inline Problem randomLayeredDag(std::mt19937 &rng, int layers, int width) {
     }
     layerNodes.push_back(std::move(current));
   }
-  const int n = static_cast<int>(problem.nodes.size());
-  std::vector<bool> read(n, false);
-  for (const Node &node : problem.nodes)
-    for (int32_t dep : node.deps)
-      read[dep] = true;
-  std::vector<int32_t> sinks;
-  for (int i = 0; i < n; ++i)
-    if (!read[i])
-      sinks.push_back(i);
-  addNode(problem, 1, 100 + rng() % 400, sinks);
-  problem.nodes.back().isOutput = true;
+  addSinkOfUnreadNodes(problem, 100 + rng() % 400);
   return problem;
 }
 

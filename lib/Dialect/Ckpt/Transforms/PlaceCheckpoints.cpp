@@ -93,6 +93,27 @@ static std::string provenBy(const remat::SolveResult &result) {
   return message.substr(at).str();
 }
 
+/// The largest of three proven floors on every plan's peak: inputs + output
+/// + workspace of one op with the finished outputs, the same with every
+/// non-recomputable value still to be read, and the look-back floor
+/// (LowerBound.h); `lookedBack` says whether the look-back floor is it.
+static remat::MemoryFloor provenFloor(const remat::Problem &problem,
+                                      bool &lookedBack) {
+  remat::MemoryFloor floor = remat::computeMemoryFloor(problem);
+  remat::CostLowerBound bound = remat::computeCostLowerBound(problem, 0);
+  if (bound.memoryFloor > floor.bytes) {
+    floor.bytes = bound.memoryFloor;
+    floor.node = bound.floorNode;
+  }
+  remat::LookBackFloor lookBack = remat::computeLookBackFloor(problem);
+  lookedBack = lookBack.bytes > floor.bytes;
+  if (lookedBack) {
+    floor.bytes = lookBack.bytes;
+    floor.node = lookBack.node;
+  }
+  return floor;
+}
+
 /// What the engines tried, for a failure that nothing proved ("" when a
 /// floor or the backward search proved it: its own note says so).
 static std::string enginesTried(const remat::SolveResult &result) {
@@ -232,6 +253,13 @@ PlaceCheckpointsPass::solveExactly(func::FuncOp func,
                                 "needs a budget";
     return failure();
   }
+  // A budget below a proven floor needs no MILP (CBC would spend its whole
+  // time limit on a large model before it proved that).
+  bool lookedBack = false;
+  if (provenFloor(p.problem, lookedBack).bytes > limit) {
+    reportInfeasible(func, p, limit, -1, nullptr);
+    return failure();
+  }
   remat::SolveResult result = remat::solveMilp(p.problem, limit, timeLimit);
   if (result.status == remat::SolveResult::Status::Infeasible) {
     reportInfeasible(func, p, limit, -1, nullptr);
@@ -256,21 +284,8 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             Operation *peakOp,
                                             llvm::StringRef proof,
                                             llvm::StringRef tried) {
-  // The largest of three proven floors: inputs + output + workspace of one
-  // op with the finished outputs, the same with every non-recomputable value
-  // still to be read, and the look-back floor (LowerBound.h).
-  remat::MemoryFloor floor = remat::computeMemoryFloor(p.problem);
-  remat::CostLowerBound bound = remat::computeCostLowerBound(p.problem, 0);
-  if (bound.memoryFloor > floor.bytes) {
-    floor.bytes = bound.memoryFloor;
-    floor.node = bound.floorNode;
-  }
-  remat::LookBackFloor lookBack = remat::computeLookBackFloor(p.problem);
-  bool lookedBack = lookBack.bytes > floor.bytes;
-  if (lookedBack) {
-    floor.bytes = lookBack.bytes;
-    floor.node = lookBack.node;
-  }
+  bool lookedBack = false;
+  remat::MemoryFloor floor = provenFloor(p.problem, lookedBack);
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
