@@ -141,7 +141,9 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     - `exact` (needs a budget): Checkmate's MILP (Jain et al. 2020) solved by
       CBC within `time-limit` seconds: optimal within Checkmate's stage space
       when proven, otherwise the best plan found and its proven lower bound.
-      For graphs of at most 300 problem nodes.
+      CBC runs in a child process stopped 25% (at least 5 s) past the limit;
+      a model of over 8 million matrix entries is not built. A budget below
+      a proven floor is reported without running CBC.
 
     `budget` is absolute (`24GiB`, `512MiB`, `1.5GB`, `1000000`) or a
     fraction of the no-recompute peak (`0.5x`); empty means no budget. With
