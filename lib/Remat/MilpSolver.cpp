@@ -469,8 +469,10 @@ CbcOutcome CbcOutcome::read(Cbc_Model *model) {
 
 std::string CbcOutcome::serialize() const {
   std::string bytes;
+  // An empty `values` may have a null data(): copy nothing then.
   auto put = [&](const void *data, size_t size) {
-    bytes.append(static_cast<const char *>(data), size);
+    if (size > 0)
+      bytes.append(static_cast<const char *>(data), size);
   };
   const char flags[2] = {provenInfeasible, provenOptimal};
   const uint64_t count = values.size();
@@ -486,7 +488,8 @@ bool CbcOutcome::parse(const std::string &bytes) {
   auto get = [&](void *data, size_t size) {
     if (bytes.size() - at < size)
       return false;
-    std::memcpy(data, bytes.data() + at, size);
+    if (size > 0)
+      std::memcpy(data, bytes.data() + at, size);
     at += size;
     return true;
   };

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "InputNesting.h"
+#include "LineExcerpts.h"
 
 #include "ckpt/Import/GraphImport.h"
 #include "ckpt/Import/RematGraphImport.h"
@@ -28,6 +29,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <memory>
+#include <string>
 
 using namespace mlir;
 
@@ -129,6 +133,9 @@ importJsonToText(std::unique_ptr<llvm::MemoryBuffer> buffer,
   StringRef json = buffer->getBuffer();
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  ScopedDiagnosticHandler excerpts(&context, [&](Diagnostic &diag) {
+    return ckpt_opt::printWithLineExcerpts(diag, fileName, json, llvm::errs());
+  });
   OwningOpRef<ModuleOp> module =
       rematGraph ? ckpt::importRematGraphJson(json, fileName, &context)
                  : ckpt::importGraphJson(json, fileName, &context);
@@ -230,6 +237,21 @@ int main(int argc, char **argv) {
                       (inputFormat == InputFormat::Auto &&
                        ckpt::isRematGraphJson(input->getBuffer()));
     std::string shownName = inputFilename == "-" ? "<stdin>" : inputFilename;
+    // The passes' diagnostics point into the JSON too: show long lines of it
+    // as excerpts (MLIR's handler, registered before, prints the rest).
+    if (!config.shouldVerifyDiagnostics()) {
+      auto json = std::make_shared<std::string>(input->getBuffer().str());
+      MlirOptMainConfig base = config;
+      config.setPassPipelineSetupFn([base, json,
+                                     shownName](PassManager &pm) {
+        pm.getContext()->getDiagEngine().registerHandler(
+            [json, shownName](Diagnostic &diag) {
+              return ckpt_opt::printWithLineExcerpts(diag, shownName, *json,
+                                                     llvm::errs());
+            });
+        return base.setupPassPipeline(pm);
+      });
+    }
     input = importJsonToText(std::move(input), shownName, rematGraph, registry);
     if (!input)
       return 1;
