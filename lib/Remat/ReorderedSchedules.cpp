@@ -435,6 +435,7 @@ SolveResult mlir::ckpt::remat::solveReordered(
       result.status = SolveResult::Status::Infeasible;
       result.lowerBound = std::numeric_limits<double>::infinity();
       result.message = "backward search: " + back.message;
+      result.proof = result.message;
       return clock.finish(result);
     }
     tried += std::string(tried.empty() ? "" : ", ") + "backward: ";

@@ -151,7 +151,7 @@ TEST(BackwardSearch, GenericEngineReportsTheProof) {
   // Below the smallest peak, the generic engine finds nothing in any order,
   // and the backward search proves that nothing exists.
   std::mt19937 rng(3);
-  int considered = 0, proven = 0;
+  int considered = 0, proven = 0, byBackward = 0;
   for (int trial = 0; trial < 40; ++trial) {
     Problem problem = randomSingleSinkDag(rng, 4 + static_cast<int>(rng() % 7));
     const int64_t smallest = smallestPeakOfAnySchedule(problem);
@@ -166,9 +166,18 @@ TEST(BackwardSearch, GenericEngineReportsTheProof) {
     ++proven;
     EXPECT_EQ(result.lowerBound, std::numeric_limits<double>::infinity());
     EXPECT_NE(result.message.find("no schedule fits"), std::string::npos);
+    // The backward search's proof is carried in `proof` (the pass's note);
+    // a floor's proof is described by the floor's own report.
+    if (result.message.rfind("backward search: ", 0) == 0) {
+      EXPECT_EQ(result.proof, result.message);
+      ++byBackward;
+    } else {
+      EXPECT_TRUE(result.proof.empty()) << result.proof;
+    }
   }
   EXPECT_GT(considered, 30);
   EXPECT_EQ(proven, considered);
+  EXPECT_GT(byBackward, 0);
 }
 
 } // namespace

@@ -63,6 +63,11 @@ struct SolveResult {
   double seconds = 0;
   /// Human-readable details: model size, why nothing was found.
   std::string message;
+  /// When Infeasible was proven by the backward search (every set of live
+  /// values within the budget visited): "backward search: " and its count,
+  /// for the user; empty for the other proofs (a memory floor, the exact
+  /// engines), which their own reports describe.
+  std::string proof;
   /// The engine that produced `schedule` (set by `solveOptimal`).
   std::string engine;
 

@@ -84,13 +84,8 @@ private:
 /// What proved `result` infeasible, for the report ("" when nothing did or
 /// the proof is the floor's): the backward search's exhausted sets.
 static std::string provenBy(const remat::SolveResult &result) {
-  if (result.status != remat::SolveResult::Status::Infeasible)
-    return "";
-  llvm::StringRef message = result.message;
-  size_t at = message.find("backward search: ");
-  if (at == llvm::StringRef::npos)
-    return "";
-  return message.substr(at).str();
+  return result.status == remat::SolveResult::Status::Infeasible ? result.proof
+                                                                  : "";
 }
 
 /// The largest of three proven floors on every plan's peak: inputs + output
