@@ -729,13 +729,18 @@ const char *roundingName(Rounding rounding) {
 }
 
 /// Builds the model of `quanta`, solves it within `options`' time limit
-/// (starting from `start` when given) and reads the answer.
+/// (starting from `start` when given) and reads the answer. `tooLarge`, when
+/// given, says whether the model was over `options.maxModelEntries` (then
+/// nothing was solved).
 SolveResult solveModel(const Problem &problem, int64_t budgetBytes,
                        const Quanta &quanta, const MilpOptions &options,
-                       const Schedule *start) {
+                       const Schedule *start, bool *tooLarge = nullptr) {
   SolveResult result;
   CheckmateModel milp(problem, quanta);
-  if (!milp.build(options.maxModelEntries)) {
+  const bool built = milp.build(options.maxModelEntries);
+  if (tooLarge)
+    *tooLarge = !built;
+  if (!built) {
     result.lowerBound = problem.baseCost();
     result.message = "model too large: over " +
                      std::to_string(options.maxModelEntries) +
@@ -782,10 +787,14 @@ SolveResult solveRounded(const Problem &problem, int64_t budgetBytes,
   half.timeLimitSeconds = options.timeLimitSeconds / 2;
   Quanta down = quantize(problem, budgetBytes, options.maxExactUnits,
                          Rounding::Down);
+  bool tooLarge = false;
   SolveResult result =
-      solveModel(problem, budgetBytes, down, half, options.start);
+      solveModel(problem, budgetBytes, down, half, options.start, &tooLarge);
   result.message = "relaxation: " + result.message;
-  if (result.status == SolveResult::Status::Optimal ||
+  // The restriction's model is built over the same stages, only with sizes
+  // rounded the other way (GPT-2's full step: 5% more entries), so it would
+  // be refused too: do not build it again.
+  if (tooLarge || result.status == SolveResult::Status::Optimal ||
       result.status == SolveResult::Status::Infeasible)
     return result;
   const Schedule *start =

@@ -540,6 +540,14 @@ TEST(ExactSolvers, TooLargeModelIsNotSolved) {
   EXPECT_EQ(refused.message.rfind("model too large: over 500 matrix entries",
                                   0),
             0u);
+  // With coarse quanta the relaxation is refused and the restriction, over
+  // the same stages, is not built.
+  options.maxExactUnits = 10;
+  SolveResult rounded = solveMilp(problem, peak, options);
+  SCOPED_TRACE(describe(rounded));
+  EXPECT_EQ(rounded.status, Status::Unknown);
+  EXPECT_EQ(rounded.message.rfind("relaxation: model too large", 0), 0u);
+  EXPECT_EQ(rounded.message.find("restriction"), std::string::npos);
 }
 
 /// Not run by default: how large a chain-shaped training graph the MILP
