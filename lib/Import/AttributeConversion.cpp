@@ -8,6 +8,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ckpt;
 
@@ -49,6 +51,18 @@ FailureOr<Attribute> mlir::ckpt::convertJsonAttribute(
   case AttrKind::Float:
     if (std::optional<double> v = value.getAsNumber())
       return Attribute(builder.getF64FloatAttr(*v));
+    // JSON has no infinities: a fill's value may spell them as strings
+    // (a -inf attention mask); the op's verifier decides where they fit.
+    if (name == "value") {
+      if (std::optional<llvm::StringRef> str = value.getAsString()) {
+        if (*str == "inf" || *str == "-inf")
+          return Attribute(builder.getF64FloatAttr(
+              *str == "inf" ? std::numeric_limits<double>::infinity()
+                            : -std::numeric_limits<double>::infinity()));
+      }
+      error = "expected a number, \"inf\" or \"-inf\"";
+      return failure();
+    }
     error = "expected a number";
     return failure();
   case AttrKind::IntArray: {

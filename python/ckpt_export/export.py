@@ -63,7 +63,7 @@ import torch
 import torch.fx
 from ckpt_graphs import format as graph_format
 
-from .capture import Capture, LossModule, capture, user_frame
+from .capture import Capture, LossModule, capture, torch_version, user_frame
 
 
 def _portable_path(path):
@@ -175,6 +175,22 @@ TWO_FLOP_OPAQUE = {"aten.hardtanh.default", "aten.hardtanh_backward.default", "a
 REDUCE = {"sum": "reduce_sum", "mean": "reduce_mean", "amax": "reduce_max"}
 
 
+@dataclass
+class _LazyPerm:
+    """A transpose/permute that PyTorch executes as a view: ``value``
+    permuted by ``perm``, made a buffer (``ckpt.transpose``) only when a
+    consumer that cannot read it strided needs it (``origin`` gives that
+    node its name, phase and location). Matmul operands fold last-two-dims
+    transposes into their flags; a permute of a permute composes; one that
+    composes to the identity is the value itself (``t(t(x))``, the shape of
+    every ``nn.Linear`` weight gradient on torch 2)."""
+
+    value: str
+    perm: List[int]
+    origin: torch.fx.Node
+    materialized: Optional[str] = None
+
+
 class _Lowering:
     def __init__(self, cap: Capture, name: str):
         self.cap = cap
@@ -229,9 +245,21 @@ class _Lowering:
         if not isinstance(a, torch.fx.Node):
             raise ExportError(f"expected a tensor operand, got {a!r}")
         v = self.env.get(a)
+        if isinstance(v, _LazyPerm):
+            return self._materialize(v)
         if not isinstance(v, str):
             raise ExportError(f"value of {a.name} ({a.target}) is not available here: {v!r}")
         return v
+
+    def _materialize(self, lazy: _LazyPerm) -> str:
+        if lazy.materialized is None:
+            cur, self.cur = self.cur, lazy.origin
+            try:
+                shp, dt = self.meta(lazy.origin)
+                lazy.materialized = self.emit1("transpose", [lazy.value], shp, dt, {"perm": list(lazy.perm)})
+            finally:
+                self.cur = cur
+        return lazy.materialized
 
     def emit(self, op: str, inputs: List[Optional[str]], outs: List[Tuple[List[int], str]],
              attrs: Optional[Dict[str, Any]] = None, hint: Optional[str] = None,
@@ -325,21 +353,8 @@ class _Lowering:
     # ---- driver -------------------------------------------------------
     def run(self) -> Dict[str, Any]:
         g = self.gm.graph
-        placeholders = [n for n in g.nodes if n.op == "placeholder"]
-        out_node = next(n for n in g.nodes if n.op == "output")
-        outs = out_node.args[0]
-        if isinstance(outs, (tuple, list)) and len(outs) == 2 and isinstance(outs[0], (tuple, list)):
-            outs = list(outs[0]) + list(outs[1])
-        outs = list(outs)
-        loss = outs[0]
-        np_, nb, ni = len(self.cap.param_names), len(self.cap.buffer_names), len(self.cap.input_names)
-        primals = [p for p in placeholders if not p.name.startswith("tangents")]
-        tangents = [p for p in placeholders if p.name.startswith("tangents")]
-        if len(primals) != np_ + nb + ni or len(tangents) != 1:
-            raise ExportError(f"unexpected joint graph signature: {len(primals)} primals "
-                              f"(expected {np_}+{nb}+{ni}), {len(tangents)} tangents; "
-                              "the model must return exactly one scalar loss")
-        grads = outs[len(outs) - len(primals):]
+        cap = self.cap
+        loss = cap.loss
         # forward = ancestors of the loss
         self.fwd = set()
         todo = [loss]
@@ -351,19 +366,16 @@ class _Lowering:
         self._plan_fusions()
 
         param_ids = {}
-        for i, p in enumerate(primals):
+        for i, (p, (role, nm)) in enumerate(zip(cap.primal_nodes, cap.primal_roles)):
             shp, dt = self.meta(p)
-            if i < np_:
-                role, nm = "param", self.cap.param_names[i]
-                if grads[i] is None:
+            if role == "param":
+                if cap.grads[i] is None:
                     warnings.warn(f"ckpt_export: parameter {nm} gets no gradient; dropped from the graph")
                     continue
-            elif i < np_ + nb:
-                role, nm = "input", self.cap.buffer_names[i - np_]
+            elif role == "buffer":
+                role = "input"
                 if not p.users:
                     continue  # BatchNorm running stats etc.: not part of the step's data flow
-            else:
-                role, nm = "input", self.cap.input_names[i - np_ - nb]
             vid = self.fresh(p.name)
             self.values[vid] = (shp, dt)
             self.env[p] = vid
@@ -371,7 +383,7 @@ class _Lowering:
             self.inputs.append(decl)
             if role == "param":
                 param_ids[i] = vid
-        t = tangents[0]
+        t = cap.tangent
         shp, dt = self.meta(t)
         if shp != []:
             raise ExportError(f"the loss must be a scalar, got shape {shp}")
@@ -397,12 +409,12 @@ class _Lowering:
         self.cur = None
 
         outputs = [{"value": self.val(loss), "role": "loss"}]
-        for i, gnode in enumerate(grads[:np_]):
+        for i, gnode in enumerate(cap.grads):
             if i not in param_ids:
                 continue
             gv = self.val(gnode)
             if gv in {o["id"] for o in self.inputs}:
-                raise ExportError(f"gradient of {self.cap.param_names[i]} is a graph input")
+                raise ExportError(f"gradient of {cap.primal_roles[i][1]} is a graph input")
             outputs.append({"value": gv, "role": "grad", "grad_of": param_ids[i]})
         self._dce([o["value"] for o in outputs])
         self._schedule()
@@ -482,11 +494,16 @@ class _Lowering:
             x = n.args[0]
             dim = n.args[1]
             xs = self.meta(x)[0]
-            if _norm_dim(dim, len(xs)) != len(xs) - 1 or len(xs) < 1:
+            if len(xs) < 1:
                 continue
+            # classes last (nll_loss), or per-pixel classes on axis 1 of NCHW (nll_loss2d)
+            spatial = len(xs) == 4 and _norm_dim(dim, 4) == 1
+            if _norm_dim(dim, len(xs)) != len(xs) - 1 and not spatial:
+                continue
+            loss_op = "nll_loss2d" if spatial else "nll_loss"
             users = self._real_users(n)
-            fwd = [u for u in users if _opname(u.target) == "aten.nll_loss_forward.default"]
-            bwd = [u for u in users if _opname(u.target) == "aten.nll_loss_backward.default"]
+            fwd = [u for u in users if _opname(u.target) == f"aten.{loss_op}_forward.default"]
+            bwd = [u for u in users if _opname(u.target) == f"aten.{loss_op}_backward.default"]
             lsb = [u for u in users if _opname(u.target) == "aten._log_softmax_backward_data.default"]
             if len(fwd) != 1 or len(users) != len(fwd) + len(bwd) + len(lsb) or len(bwd) > 1:
                 continue
@@ -512,7 +529,8 @@ class _Lowering:
             if not ok:
                 continue
             info = {"logits": x, "target": fa["target"], "reduction": {1: "mean", 2: "sum"}[fa["reduction"]],
-                    "ignore_index": int(fa["ignore_index"]), "fwd": f, "bwd": bwd[0] if bwd else None}
+                    "ignore_index": int(fa["ignore_index"]), "fwd": f, "bwd": bwd[0] if bwd else None,
+                    "spatial": spatial}
             self.ce[n] = dict(info, role="logsoftmax")
             self.ce[f] = dict(info, role="fwd")
             for b in bwd:
@@ -606,12 +624,29 @@ class _Lowering:
         N = _numel(outs[0][0]) if outs else 0
         if creation or name in MOVE_OPS:
             flops = 0
+        elif "scaled_dot_product" in name:
+            flops = self._attention_flops(n, name)
         elif name in TWO_FLOP_OPAQUE:
             flops = 2 * N
         else:
             flops = N
         vs = self.opaque(n, ins, outs, flops)
         self._set(n, vs if self._multi(n) else vs[0])
+
+    def _attention_flops(self, n, name):
+        """FLOPs of an attention the lowering leaves opaque (a masked one),
+        by the cost formula of ``ckpt.attention`` / ``attention_grad``
+        (docs/dialect.md) with every (query, key) pair counted."""
+        a = _named_args(n)
+        qs = self.meta(a["query"])[0]
+        ks = self.meta(a["key"])[0]
+        vs = self.meta(a["value"])[0]
+        B, H, S, D = (qs + [1] * 4)[:4] if len(qs) == 4 else (1, 1, qs[-2], qs[-1])
+        P = S * ks[-2]
+        Dv = vs[-1]
+        if "backward" in name:
+            return B * H * (6 * P * D + 4 * P * Dv + 6 * P + 2 * S * Dv)
+        return B * H * (2 * P * D + 2 * P * Dv + 5 * P + S * Dv)
 
     def _multi(self, n):
         tm = n.meta.get("tensor_meta")
@@ -689,14 +724,17 @@ class _Lowering:
     @staticmethod
     def _rounded(value, dt):
         """`value` rounded to dtype `dt` exactly as torch rounds a scalar
-        (``torch.tensor(value, dtype=...)``), as a Python number; None when
-        the result is not finite (JSON has no infinities) or, for an integer
-        dtype, not integral."""
+        (``torch.tensor(value, dtype=...)``), as a Python number (a float
+        may round to an infinity); None when it has no ckpt form: NaN, for an
+        integer dtype a value that is not integral or out of range, for
+        ``i1`` anything but 0 and 1 (false and true)."""
+        if dt == "i1":
+            return float(value) if isinstance(value, (bool, int, float)) and value in (0, 1) else None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         if dt in FLOAT:
             r = float(torch.tensor(value, dtype=TORCH_DTYPES[dt]).item())
-            return r if math.isfinite(r) else None
+            return None if math.isnan(r) else r
         if dt in ("i32", "i64"):
             if not math.isfinite(float(value)) or float(value) != int(value):
                 return None
@@ -706,7 +744,10 @@ class _Lowering:
         return None
 
     def _fill(self, value, shp, dt, hint=None):
-        """A ``fill`` of `shp` and `dt` with `value` (already rounded)."""
+        """A ``fill`` of `shp` and `dt` with `value` (already rounded);
+        JSON spells infinities as strings."""
+        if isinstance(value, float) and math.isinf(value):
+            value = "inf" if value > 0 else "-inf"
         return self.emit1("fill", [], list(shp), dt, {"value": value}, hint=hint)
 
     def _scalar_fill(self, value, dt, hint=None):
@@ -882,7 +923,7 @@ class _Lowering:
         want = self.meta(a)[0]
         flag = False
         n = a
-        while isinstance(n, torch.fx.Node) and n.op == "call_function":
+        while isinstance(n, torch.fx.Node) and n.op == "call_function" and n.target is not operator.getitem:
             nm = _opname(n.target)
             src = n.args[0] if n.args else None
             if not isinstance(src, torch.fx.Node):
@@ -964,11 +1005,15 @@ class _Lowering:
 
     # ---- layout ---------------------------------------------------------
     def _transpose(self, n, perm):
-        shp, dt = self.meta(n)
-        x = self.val(n.args[0])
+        src = self.env.get(n.args[0])
+        if isinstance(src, _LazyPerm):  # a view of a view: compose
+            perm = [src.perm[p] for p in perm]
+            x = src.value
+        else:
+            x = self.val(n.args[0])
         if perm == list(range(len(perm))):
             return self._set(n, x)
-        self._set(n, self.emit1("transpose", [x], shp, dt, {"perm": perm}))
+        self._set(n, _LazyPerm(x, list(perm), n))
 
     def op_t_default(self, n, a):
         r = len(self.meta(n)[0])
@@ -1117,6 +1162,15 @@ class _Lowering:
     def op_clamp_default(self, n, a):
         return self._lower_clamp(n, [a["self"]], a["min"], a["max"])
 
+    def op__safe_softmax_default(self, n, a):
+        """torch 2's softmax inside attention: a row whose every input is
+        -inf gives 0 there and NaN in ``ckpt.softmax`` (docs/exporter.md);
+        masks that leave each query one key (causal, padding with at least
+        one real token) never make such a row."""
+        if a.get("dtype") is not None:
+            return NotImplemented
+        return self.op__softmax_default(n, a)
+
     def op__softmax_default(self, n, a):
         shp, dt = self.meta(n)
         self._set(n, self.emit1("softmax", [self.val(a["self"])], shp, dt,
@@ -1168,6 +1222,8 @@ class _Lowering:
         if role in ("logsoftmax", "nllbwd"):
             self.env[n] = ("fused-cross-entropy", n.name)
             return
+        if info["spatial"]:
+            return self._lower_ce_spatial(n, info)
         logits = self.val(info["logits"])
         target = self.val(info["target"])
         attrs = {"reduction": info["reduction"]}
@@ -1190,6 +1246,37 @@ class _Lowering:
         lse = self.ce[info["fwd"]]["lse"]
         g = self.val(info["grad"])
         self._set(n, self.emit1("cross_entropy_grad", [g, logits, target, lse], shp, dt, dict(attrs)))
+
+    def _lower_ce_spatial(self, n, info):
+        """Per-pixel cross-entropy (``log_softmax`` over axis 1 of NCHW
+        logits + ``nll_loss2d``): ``cross_entropy`` over the rows of the
+        logits permuted to NHWC, and its gradient permuted back. Unlike
+        PyTorch, which reads the NCHW tensor strided, the permuted logits
+        and gradient are buffers (docs/exporter.md)."""
+        role = info["role"]
+        N, C, H, W = self.meta(info["logits"])[0]
+        rows = [N * H * W]
+        if role == "fwd":
+            logits = self.val(info["logits"])
+            dt = self.vdtype(logits)
+            perm = self.emit1("transpose", [logits], [N, H, W, C], dt, {"perm": [0, 2, 3, 1]},
+                              hint=n.name + "_nhwc")
+            flat = self.reshape(perm, rows + [C], hint=n.name + "_rows")
+            target = self.reshape(self.val(info["target"]), rows, hint=n.name + "_target")
+            attrs = {"reduction": info["reduction"]}
+            if info["ignore_index"] != -100:
+                attrs["ignore_index"] = info["ignore_index"]
+            loss, lse = self.emit("cross_entropy", [flat, target], [([], dt), (rows, "f32")], dict(attrs))
+            self.ce[info["fwd"]].update(lse=lse, rows=flat, rows_target=target, attrs=attrs)
+            self.env[n] = [loss, ("fused-total-weight", n.name)]
+            return
+        fwd = self.ce[info["fwd"]]
+        shp, dt = self.meta(n)
+        g = self.emit1("cross_entropy_grad", [self.val(info["grad"]), fwd["rows"], fwd["rows_target"],
+                                              fwd["lse"]], rows + [C], dt, dict(fwd["attrs"]),
+                       hint=n.name + "_rows")
+        g = self.reshape(g, [N, H, W, C], hint=n.name + "_nhwc")
+        self._set(n, self.emit1("transpose", [g], [N, C, H, W], dt, {"perm": [0, 3, 1, 2]}))
 
     # ---- dropout --------------------------------------------------------
     def _lower_dropout_mul(self, n, x, info):
@@ -1271,6 +1358,14 @@ class _Lowering:
         y, mean, rstd = self.emit("batch_norm", [x, w, b], [(xs, dt), (C, "f32"), (C, "f32")],
                                   {"epsilon": float(a["eps"])})
         self._set(n, [y, mean, rstd])
+
+    def op__native_batch_norm_legit_functional_default(self, n, a):
+        """torch 2's functional training batch norm: (y, mean, rstd) as
+        ``native_batch_norm``, plus the updated running statistics, which
+        only feed the buffer mutations (not part of the exported step)."""
+        if self.op_native_batch_norm_default(n, a) is NotImplemented:
+            return NotImplemented
+        self.env[n] = list(self.env[n]) + [("running-stat", n.name, i) for i in (3, 4)]
 
     def op_native_batch_norm_backward_default(self, n, a):
         if not a["train"]:
@@ -1401,6 +1496,8 @@ class _Lowering:
 
     # ---- fused attention (torch >= 2; untested on torch 1.13) --------------
     def _sdpa(self, n, a, with_dropout_seed=True):
+        if a.get("attn_mask") is not None or a.get("attn_bias") is not None:
+            return NotImplemented  # stays opaque, with attention's FLOPs (_attention_flops)
         q, k, v = (self.val(a[x]) for x in ("query", "key", "value"))
         qs, dt = self.values[q]
         D = qs[-1]
@@ -1425,9 +1522,19 @@ class _Lowering:
     def op__scaled_dot_product_efficient_attention_default(self, n, a):
         return self._sdpa(n, a)
 
+    def op__scaled_dot_product_flash_attention_for_cpu_default(self, n, a):
+        return self._sdpa(n, a)
+
+    def op__scaled_dot_product_flash_attention_for_cpu_backward_default(self, n, a):
+        return self._sdpa_bwd(n, a)
+
     def _sdpa_bwd(self, n, a):
         fwd = None
         out_node = a.get("out")
+        # torch 2 reads the forward's output through a detach
+        while isinstance(out_node, torch.fx.Node) and out_node.op == "call_function" and \
+                _opname(out_node.target) in ALIAS_OPS and _opname(out_node.target) != "aten._to_copy.default":
+            out_node = out_node.args[0]
         if isinstance(out_node, torch.fx.Node) and out_node.target is operator.getitem:
             fwd = out_node.args[0]
         attrs = dict(getattr(self, "sdpa_attrs", {}).get(fwd, {}))
@@ -1475,7 +1582,9 @@ def export(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor], path:
         prefix = "model."
     else:
         mod = model
-        prefix = ""
+        # a loss wrapper around a library model (library_models.HFLoss, ...)
+        # names parameters and scopes as the wrapped model does
+        prefix = getattr(model, "export_prefix", "")
     if input_names is None:
         import inspect
         try:
@@ -1490,15 +1599,13 @@ def export(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor], path:
     try:
         cap = capture(mod, inputs, fake=fake, input_names=input_names)
     except Exception as e:
-        if not fake:
-            raise
+        if not fake or torch_version() >= (2, 1):
+            raise ExportError(str(e)) from e
         warnings.warn(f"ckpt_export: fake-tensor capture failed ({type(e).__name__}: {e}); "
                       "retrying on real tensors")
         cap = capture(mod, inputs, fake=False, input_names=input_names)
     if prefix:
-        cap.scope_prefix = prefix
-        cap.param_names = [p[len(prefix):] if p.startswith(prefix) else p for p in cap.param_names]
-        cap.buffer_names = [p[len(prefix):] if p.startswith(prefix) else p for p in cap.buffer_names]
+        cap.strip_prefix(prefix)
     res = lower(cap, name or type(model).__name__)
     if path:
         res.dump(path)

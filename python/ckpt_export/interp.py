@@ -65,6 +65,24 @@ def run(graph: dict, inputs: Dict[str, torch.Tensor], opaque_impls: Dict[str, Ca
     return env
 
 
+def _attention(q, k, v, a):
+    """``ckpt.attention`` without dropout: (out, row log-sum-exp in f32);
+    grouped-query attention repeats each key/value head for its queries."""
+    if a.get("dropout_p", 0.0):
+        raise InterpError("the interpreter runs attention without dropout only")
+    rep = q.shape[-3] // k.shape[-3] if q.dim() == 4 else 1
+    if rep > 1:
+        k = k.repeat_interleave(rep, dim=-3)
+        v = v.repeat_interleave(rep, dim=-3)
+    scores = torch.matmul(q, k.transpose(-1, -2)) * a["scale"]
+    if a.get("causal"):
+        s, skv = scores.shape[-2], scores.shape[-1]
+        keep = torch.ones(s, skv, dtype=torch.bool).tril()
+        scores = scores.masked_fill(~keep, float("-inf"))
+    lse = torch.logsumexp(scores.float(), dim=-1)
+    return torch.matmul(torch.softmax(scores, dim=-1), v), lse
+
+
 def _exec(nd, op, x, a, outs, impls, gen):
     shp = [o["shape"] for o in outs]
     if op == "opaque":
@@ -90,7 +108,8 @@ def _exec(nd, op, x, a, outs, impls, gen):
     if op == "clamp_grad":
         return aten.hardtanh_backward(x[0], x[1], a["min"], a["max"])
     if op == "fill":
-        return torch.full(shp[0], a["value"], dtype=TORCH_DT[outs[0]["dtype"]])
+        value = float(a["value"]) if isinstance(a["value"], str) else a["value"]  # "inf", "-inf"
+        return torch.full(shp[0], value, dtype=TORCH_DT[outs[0]["dtype"]])
     if op == "convert":
         return x[0].to(TORCH_DT[outs[0]["dtype"]])
     if op == "relu_grad":
@@ -102,6 +121,14 @@ def _exec(nd, op, x, a, outs, impls, gen):
     if op == "silu_grad":
         s = torch.sigmoid(x[1])
         return x[0] * s * (1 + x[1] * (1 - s))
+    if op == "attention":
+        return _attention(x[0], x[1], x[2], a)
+    if op == "attention_grad":
+        dout, q, k, v = x[0], x[1], x[2], x[3]
+        q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
+        with torch.enable_grad():
+            out, _ = _attention(q, k, v, a)
+        return torch.autograd.grad(out, (q, k, v), dout)
     if op == "softmax":
         return torch.softmax(x[0], a["axis"])
     if op == "log_softmax":
