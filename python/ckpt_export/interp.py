@@ -110,6 +110,19 @@ def _exec(nd, op, x, a, outs, impls, gen):
     if op == "fill":
         value = float(a["value"]) if isinstance(a["value"], str) else a["value"]  # "inf", "-inf"
         return torch.full(shp[0], value, dtype=TORCH_DT[outs[0]["dtype"]])
+    if op == "iota":
+        # torch.arange's own rounding. Integer sequences end exactly at
+        # start + n * step; float ones half a step past the last element, which
+        # keeps the length at n whatever (end - start) / step rounds to.
+        n, dt = shp[0][0], TORCH_DT[outs[0]["dtype"]]
+        end = a["start"] + (n if not dt.is_floating_point else n - 0.5) * a["step"]
+        return torch.arange(a["start"], end, a["step"], dtype=dt)
+    if op == "compare":
+        return getattr(torch, a["predicate"])(x[0], x[1])
+    if op == "select":
+        return torch.where(x[0], x[1], x[2])
+    if op in ("logical_not", "logical_and", "logical_or"):
+        return getattr(torch, op)(*x)
     if op == "convert":
         return x[0].to(TORCH_DT[outs[0]["dtype"]])
     if op == "relu_grad":
@@ -220,6 +233,13 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return x[0][idx]
     if op == "concat":
         return torch.cat(x, a["axis"])
+    if op in ("tril", "triu"):
+        return getattr(torch, op)(x[0], a.get("diagonal", 0))
+    if op == "pad":
+        pads = [p for lo, hi in zip(reversed(a["low"]), reversed(a["high"])) for p in (lo, hi)]
+        return aten.constant_pad_nd(x[0], pads, a["value"])
+    if op == "gather":
+        return torch.gather(x[0], a["dim"], x[1])
     cv = dict(stride=a.get("strides"), padding=a.get("padding"), dilation=a.get("dilation"),
               groups=a.get("groups", 1))
     if op == "conv2d":
