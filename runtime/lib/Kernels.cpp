@@ -1183,8 +1183,11 @@ void fill(ExecContext &, TensorList, TensorList results, const Attrs &attrs,
   case DType::I64:
     std::fill(r.as<int64_t>(), r.as<int64_t>() + n, static_cast<int64_t>(value));
     return;
+  case DType::I1: // one byte per element; the verifier allows 0 and 1 only
+    std::fill(r.as<uint8_t>(), r.as<uint8_t>() + n, static_cast<uint8_t>(value != 0.0));
+    return;
   default:
-    fail("fill: result must be f32, i32 or i64");
+    fail("fill: result must be f32, i1, i32 or i64");
   }
 }
 

@@ -268,7 +268,7 @@ def Ckpt_FillOp : Ckpt_Op<"fill"> {
     ```
   }];
   let arguments = (ins Ckpt_Phase:$phase, F64Attr:$value);
-  let results = (outs AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>:$result);
+  let results = (outs AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor, Ckpt_MaskTensor]>:$result);
   let assemblyFormat = "$phase $value attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
