@@ -68,9 +68,14 @@ from .capture import Capture, LossModule, capture, torch_version, user_frame
 
 def _portable_path(path):
     """Returns `path` relative to the working directory when it lies below
-    it (so that exported files do not depend on where a checkout lives),
-    otherwise unchanged."""
+    it, a library file relative to its ``site-packages`` (or Debian's
+    ``dist-packages``: ``transformers/models/gpt2/modeling_gpt2.py``), so
+    that exported files do not depend on where a checkout or an environment
+    lives; otherwise unchanged."""
     import os
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in path:
+            return path.rsplit(marker, 1)[1]
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
 
@@ -203,6 +208,7 @@ class _Lowering:
         self.ids = set()
         self.stat_src: Dict[str, str] = {}         # reshaped norm stat -> ckpt stat value
         self.dropout_masks: Dict[torch.fx.Node, Any] = {}
+        self.dropout_scaled_ones: Dict[torch.fx.Node, float] = {}  # div node -> p
         self.dropout_stream = 0
         self.ce: Dict[torch.fx.Node, Dict[str, Any]] = {}
         self.opaque_impls: Dict[str, Callable] = {}
@@ -556,6 +562,11 @@ class _Lowering:
             fw = [u for u in us if u in self.fwd]
             if len(fw) != 1:
                 continue
+            if self.meta(n)[0] != self.meta(fw[0])[0]:
+                # a mask that broadcasts (stochastic depth: one draw per
+                # sample): dropout of ones, multiplied like any tensor
+                self.dropout_scaled_ones[n] = round(1.0 - keep, 12)
+                continue
             self.dropout_masks[n] = {"keep": keep, "fwd": fw[0], "mask": None}
 
     # ---- per-node lowering --------------------------------------------
@@ -571,8 +582,16 @@ class _Lowering:
             return
         if n in self.ce:
             return self._lower_ce(n, self.ce[n])
+        if n in self.dropout_scaled_ones:
+            shp, dt = self.meta(n)
+            ones = self._fill(1.0, shp, dt, hint=n.name + "_ones")
+            self.dropout_stream += 1
+            y, _ = self.emit("dropout", [ones], [(shp, dt), (shp, "i1")],
+                             {"p": self.dropout_scaled_ones[n], "seed": self.dropout_stream, "offset": 0})
+            return self._set(n, y)
         if n in self.dropout_masks or (_opname(n.target).startswith("aten.bernoulli")
-                                        and all(u in self.dropout_masks for u in n.users)):
+                                        and all(u in self.dropout_masks or u in self.dropout_scaled_ones
+                                                for u in n.users)):
             self.env[n] = ("dropout-mask", n.name)
             return
         if name == "aten.mul.Tensor":
@@ -688,6 +707,10 @@ class _Lowering:
         ta, tb = isinstance(a, torch.fx.Node), isinstance(b, torch.fx.Node)
         ins = [self.val(x) for x in (a, b) if isinstance(x, torch.fx.Node)]
         ckpt_op = "sub" if op == "rsub" else BINARY[op]
+        if ta and not tb and alpha == 1 and dt in ("i32", "i64") and self.meta(a) == (shp, dt) and \
+                isinstance(b, int) and not isinstance(b, bool) and \
+                ((op in ("add", "sub") and b == 0) or (op == "mul" and b == 1)):
+            return self._set(n, self.env[a])  # exact integer identities (position ids + 0)
         if alpha != 1 or dt not in FLOAT:
             return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
         if ta and tb:
@@ -884,6 +907,50 @@ class _Lowering:
             return NotImplemented
         return self._scatter_into_zeros(n, g, sizes, dim, start, end)
 
+    def _replace_range(self, n, base, part, dim, start, end):
+        """`base` with [start, end) along `dim` replaced by `part`:
+        ``concat(base[:start], part, base[end:])`` (exact data movement)."""
+        bs = self.shape(base)
+        dt = self.vdtype(base)
+        pieces = []
+        if start > 0:
+            s = list(bs)
+            s[dim] = start
+            pieces.append(self._slice(base, dim, 0, 1, s, hint=n.name + "_lo"))
+        pieces.append(part)
+        if end < bs[dim]:
+            s = list(bs)
+            s[dim] = bs[dim] - end
+            pieces.append(self._slice(base, dim, end, 1, s, hint=n.name + "_hi"))
+        if len(pieces) == 1:
+            return self._set(n, part)
+        self._set(n, self.emit1("concat", pieces, list(bs), dt, {"axis": dim}))
+
+    def op_slice_scatter_default(self, n, a):
+        shp, dt = self.meta(n)
+        base, src = self.val(a["self"]), self.val(a["src"])
+        dim = _norm_dim(a["dim"], len(shp))
+        size = shp[dim]
+        start = a["start"] if a["start"] is not None else 0
+        end = a["end"] if a["end"] is not None else size
+        start = max(0, min(start + size if start < 0 else start, size))
+        end = max(start, min(end + size if end < 0 else end, size))
+        if (a.get("step") or 1) != 1 or self.vdtype(src) != dt or self.shape(src)[dim] != end - start:
+            return NotImplemented
+        return self._replace_range(n, base, src, dim, start, end)
+
+    def op_select_scatter_default(self, n, a):
+        shp, dt = self.meta(n)
+        base, src = self.val(a["self"]), self.val(a["src"])
+        dim = _norm_dim(a["dim"], len(shp))
+        index = a["index"] + (shp[dim] if a["index"] < 0 else 0)
+        if self.vdtype(src) != dt:
+            return NotImplemented
+        s = list(shp)
+        s[dim] = 1
+        part = self.reshape(src, s, hint=n.name + "_src")
+        return self._replace_range(n, base, part, dim, index, index + 1)
+
     def op_select_backward_default(self, n, a):
         shp, dt = self.meta(n)
         g = self.val(a["grad_output"])
@@ -916,6 +983,197 @@ class _Lowering:
         if keep:
             attrs["keep_dims"] = True
         return self._set(n, self.emit1(op, [x], shp, dt, attrs))
+
+    # ---- masks, position ids -------------------------------------------
+    def _arange(self, n, start, end, step):
+        shp, dt = self.meta(n)
+        vals = [start, step]
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in vals):
+            return NotImplemented
+        if dt not in FLOAT and any(float(v) != int(v) for v in vals):
+            return NotImplemented
+        conv = int if dt not in FLOAT else (lambda v: v)
+        self._set(n, self.emit1("iota", [], shp, dt, {"start": conv(start), "step": conv(step)}))
+
+    def op_arange_default(self, n, a):
+        return self._arange(n, 0, a["end"], 1)
+
+    def op_arange_start(self, n, a):
+        return self._arange(n, a["start"], a["end"], 1)
+
+    def op_arange_start_step(self, n, a):
+        return self._arange(n, a["start"], a["end"], a["step"])
+
+    def _operand(self, x, dt, hint):
+        """A tensor operand, or a Python scalar as a rank-0 fill of `dt`
+        (None when it has no exact form)."""
+        if isinstance(x, torch.fx.Node):
+            return self.val(x)
+        return self._scalar_fill(x, dt, hint=hint)
+
+    def _compare(self, n, pred):
+        a = n.args
+        lhs = a[0]
+        ldt = self.meta(lhs)[1]
+        l = self.val(lhs)
+        r = self._operand(a[1], ldt, n.name + "_c")
+        if r is None or self.vdtype(r) != ldt:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("compare", [l, r], shp, "i1", {"predicate": pred}))
+
+    def _where(self, n, cond, on_true, on_false):
+        shp, dt = self.meta(n)
+        c = self.val(cond)
+        t = self._operand(on_true, dt, n.name + "_t")
+        f = self._operand(on_false, dt, n.name + "_f")
+        if self.vdtype(c) != "i1" or t is None or f is None or self.vdtype(t) != dt or self.vdtype(f) != dt:
+            return NotImplemented
+        self._set(n, self.emit1("select", [c, t, f], shp, dt))
+
+    def op_eq_Scalar(self, n, a):
+        return self._compare(n, "eq")
+
+    op_eq_Tensor = op_eq_Scalar
+
+    def op_ne_Scalar(self, n, a):
+        return self._compare(n, "ne")
+
+    op_ne_Tensor = op_ne_Scalar
+
+    def op_lt_Scalar(self, n, a):
+        return self._compare(n, "lt")
+
+    op_lt_Tensor = op_lt_Scalar
+
+    def op_le_Scalar(self, n, a):
+        return self._compare(n, "le")
+
+    op_le_Tensor = op_le_Scalar
+
+    def op_gt_Scalar(self, n, a):
+        return self._compare(n, "gt")
+
+    op_gt_Tensor = op_gt_Scalar
+
+    def op_ge_Scalar(self, n, a):
+        return self._compare(n, "ge")
+
+    op_ge_Tensor = op_ge_Scalar
+
+    def op_where_self(self, n, a):
+        return self._where(n, a["condition"], a["self"], a["other"])
+
+    def op_masked_fill_Scalar(self, n, a):
+        return self._where(n, a["mask"], a["value"], a["self"])
+
+    def op_masked_fill_Tensor(self, n, a):
+        return self._where(n, a["mask"], a["value"], a["self"])
+
+    def _logical(self, n, op):
+        shp, dt = self.meta(n)
+        xs = [self.val(x) for x in n.args[: 1 if op == "logical_not" else 2]]
+        if dt != "i1" or any(self.vdtype(x) != "i1" for x in xs):
+            return NotImplemented
+        self._set(n, self.emit1(op, xs, shp, dt))
+
+    def op_bitwise_not_default(self, n, a):
+        return self._logical(n, "logical_not")
+
+    op_logical_not_default = op_bitwise_not_default
+
+    def op_bitwise_and_Tensor(self, n, a):
+        return self._logical(n, "logical_and")
+
+    op_logical_and_default = op_bitwise_and_Tensor
+
+    def op_bitwise_or_Tensor(self, n, a):
+        return self._logical(n, "logical_or")
+
+    op_logical_or_default = op_bitwise_or_Tensor
+
+    def _triangle(self, n, a, op):
+        shp, dt = self.meta(n)
+        attrs = {"diagonal": int(a["diagonal"])} if a.get("diagonal") else None
+        self._set(n, self.emit1(op, [self.val(a["self"])], shp, dt, attrs))
+
+    def op_tril_default(self, n, a):
+        return self._triangle(n, a, "tril")
+
+    def op_triu_default(self, n, a):
+        return self._triangle(n, a, "triu")
+
+    def op_constant_pad_nd_default(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        r = len(shp)
+        pad = list(a["pad"])
+        low, high = [0] * r, [0] * r
+        for i in range(len(pad) // 2):  # pairs from the last dimension backwards
+            low[r - 1 - i], high[r - 1 - i] = pad[2 * i], pad[2 * i + 1]
+        value = a.get("value") or 0
+        if any(p < 0 for p in low + high) or self._rounded(value, dt) is None:
+            return NotImplemented
+        v = self._rounded(value, dt)
+        if isinstance(v, float) and math.isinf(v):
+            return NotImplemented  # the pad op's f64 value has no JSON infinity
+        self._set(n, self.emit1("pad", [x], shp, dt, {"low": low, "high": high, "value": v}))
+
+    def _full_arange_axis(self, idx, size):
+        """When index tensor `idx` is ``arange(size)`` (through views) laid
+        along one axis of its shape, that axis; else None."""
+        shp = self.meta(idx)[0]
+        axes = [i for i, d in enumerate(shp) if d != 1]
+        if len(axes) > 1 or (axes and shp[axes[0]] != size):
+            return None
+        x = idx
+        while isinstance(x, torch.fx.Node) and x.op == "call_function" and (
+                _opname(x.target) in RESHAPE_OPS or
+                (_opname(x.target) in ALIAS_OPS and _opname(x.target) != "aten._to_copy.default")):
+            x = x.args[0]
+        if not isinstance(x, torch.fx.Node) or x.op != "call_function":
+            return None
+        nm, xa = _opname(x.target), _named_args(x)
+        if nm == "aten.add.Tensor" and xa.get("other") == 0 and isinstance(xa.get("self"), torch.fx.Node):
+            x = xa["self"]  # position ids: arange + 0
+            nm, xa = _opname(x.target), _named_args(x)
+        start, step = xa.get("start", 0), xa.get("step", 1)
+        if nm not in ("aten.arange.default", "aten.arange.start", "aten.arange.start_step") or \
+                start not in (0, None) or step not in (1, None) or self.meta(x)[0] != [size]:
+            return None
+        return axes[0] if axes else len(shp) - 1
+
+    def op_index_Tensor(self, n, a):
+        """``x[i0, i1, ...]`` where every index tensor is ``arange`` of its
+        dimension's full size, laid along its own axis (transformers'
+        padding masks: ``mask[batch_idx, None, None, kv_idx]``): the elements
+        of x in order, reshaped onto those axes and broadcast -- no gather."""
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        xs = self.shape(x)
+        idx = list(a["indices"])
+        if len(idx) != len(xs) or any(i is None for i in idx):
+            return NotImplemented
+        axes = [self._full_arange_axis(i, d) for i, d in zip(idx, xs)]
+        if any(ax is None for ax in axes) or axes != sorted(set(axes)) or \
+                any(len(self.meta(i)[0]) != len(shp) for i in idx):
+            return NotImplemented
+        placed = [1] * len(shp)
+        for ax, d in zip(axes, xs):
+            placed[ax] = d
+        v = self.reshape(x, placed, hint=n.name + "_r")
+        if placed != shp:
+            v = self.emit1("broadcast", [v], shp, dt)
+        self._set(n, v)
+
+    def op_gather_default(self, n, a):
+        shp, dt = self.meta(n)
+        if a.get("sparse_grad"):
+            return NotImplemented
+        x, idx = self.val(a["self"]), self.val(a["index"])
+        if self.vdtype(idx) != "i64":
+            return NotImplemented
+        self._set(n, self.emit1("gather", [x, idx], shp, dt, {"dim": _norm_dim(a["dim"], len(shp))}))
 
     # ---- matmuls ------------------------------------------------------
     def _mm_operand(self, a: torch.fx.Node, rank: int):
@@ -1029,6 +1287,24 @@ class _Lowering:
     def op_permute_default(self, n, a):
         r = len(self.meta(n)[0])
         return self._transpose(n, [_norm_dim(d, r) for d in n.args[1]])
+
+    def op_copy_default(self, n, a):
+        """``copy(dst, src)`` (a functionalized ``dst.copy_(src)``): the
+        values of ``src``, broadcast to ``dst``'s shape and converted to its
+        dtype; ``dst``'s own values are never read."""
+        shp, dt = self.meta(n)
+        src = self.env.get(a["src"])
+        if isinstance(src, _LazyPerm) and dt == self.vdtype(src.value):
+            if self.meta(a["src"])[0] == shp:
+                return self._set(n, src)  # still a view: PyTorch copies into dst, we need not
+        v = self.val(a["src"])
+        if self.vdtype(v) != dt:
+            if dt not in FLOAT or self.vdtype(v) not in FLOAT:
+                return NotImplemented
+            v = self.emit1("convert", [v], self.shape(v), dt, hint=n.name + "_cvt")
+        if self.shape(v) != shp:
+            v = self.emit1("broadcast", [v], shp, dt)
+        self._set(n, v)
 
     def op_expand_default(self, n, a):
         shp, dt = self.meta(n)
