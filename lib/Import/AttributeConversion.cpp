@@ -21,6 +21,7 @@ static AttrKind getAttrKind(llvm::StringRef name) {
       .Cases("axis", "seed", "offset", "groups", "ignore_index", "step",
              AttrKind::Int)
       .Cases("flops", "bytes_read", "bytes_written", "workspace", AttrKind::Int)
+      .Case("padding_idx", AttrKind::Int)
       .Cases("p", "epsilon", "scale", "dropout_p", "lr", "beta1", "beta2",
              AttrKind::Float)
       .Cases("eps", "weight_decay", "exponent", "value", "min", "max",
