@@ -37,6 +37,7 @@ static AttrKind getAttrKind(llvm::StringRef name) {
       // an i64 attribute, so adamw is unchanged.
       .Cases("start", "step", AttrKind::Number)
       .Cases("flops", "bytes_read", "bytes_written", "workspace", AttrKind::Int)
+      .Case("padding_idx", AttrKind::Int)
       .Cases("p", "epsilon", "scale", "dropout_p", "lr", "beta1", "beta2",
              AttrKind::Float)
       .Cases("eps", "weight_decay", "exponent", "value", "min", "max",

@@ -93,7 +93,7 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return torch.matmul(_t(x[0], a.get("transpose_lhs")), _t(x[1], a.get("transpose_rhs")))
     if op in ("add", "sub", "mul", "div"):
         return getattr(torch, op)(x[0], x[1])
-    if op in ("neg", "exp", "log", "sqrt", "rsqrt", "tanh", "relu", "sigmoid"):
+    if op in ("neg", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos", "relu", "sigmoid"):
         return getattr(torch, op)(x[0])
     if op == "silu":
         return F.silu(x[0])
@@ -107,6 +107,14 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return aten.hardtanh(x[0], a["min"], a["max"])
     if op == "clamp_grad":
         return aten.hardtanh_backward(x[0], x[1], a["min"], a["max"])
+    if op == "hardswish":
+        return aten.hardswish(x[0])
+    if op == "hardswish_grad":
+        return aten.hardswish_backward(x[0], x[1])
+    if op == "hardsigmoid":
+        return aten.hardsigmoid(x[0])
+    if op == "hardsigmoid_grad":
+        return aten.hardsigmoid_backward(x[0], x[1])
     if op == "fill":
         value = float(a["value"]) if isinstance(a["value"], str) else a["value"]  # "inf", "-inf"
         return torch.full(shp[0], value, dtype=TORCH_DT[outs[0]["dtype"]])
@@ -188,7 +196,7 @@ def _exec(nd, op, x, a, outs, impls, gen):
     if op == "embedding_grad":
         g, idx = x
         V, D = shp[0]
-        return torch.zeros(V, D, dtype=g.dtype).index_add_(0, idx.reshape(-1), g.reshape(-1, D))
+        return aten.embedding_dense_backward(g, idx, V, a.get("padding_idx", -1), False)
     if op == "cross_entropy":
         logits, t = x
         ii = a.get("ignore_index", -100)
@@ -214,6 +222,10 @@ def _exec(nd, op, x, a, outs, impls, gen):
         else:
             d = d * g.unsqueeze(-1)
         return d
+    if op == "mse_loss":
+        return aten.mse_loss(x[0], x[1], 1 if a["reduction"] == "mean" else 2)
+    if op == "mse_loss_grad":
+        return aten.mse_loss_backward(x[0], x[1], x[2], 1 if a["reduction"] == "mean" else 2)
     if op in ("reduce_sum", "reduce_mean", "reduce_max"):
         axes = a["axes"]
         kd = bool(a.get("keep_dims"))

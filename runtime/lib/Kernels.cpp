@@ -376,6 +376,14 @@ void tanh(ExecContext &, TensorList operands, TensorList results, const Attrs &,
           const Tensor &) {
   unary(operands, results, [](float x) { return std::tanh(x); }, "tanh");
 }
+void sin(ExecContext &, TensorList operands, TensorList results, const Attrs &,
+         const Tensor &) {
+  unary(operands, results, [](float x) { return std::sin(x); }, "sin");
+}
+void cos(ExecContext &, TensorList operands, TensorList results, const Attrs &,
+         const Tensor &) {
+  unary(operands, results, [](float x) { return std::cos(x); }, "cos");
+}
 void pow(ExecContext &, TensorList operands, TensorList results,
          const Attrs &attrs, const Tensor &) {
   float e = static_cast<float>(attrs.getFloat("exponent"));
@@ -439,21 +447,54 @@ float halfToFloat(uint16_t h) {
   std::memcpy(&f, &u, 4);
   return f;
 }
-float loadFloat(const Tensor &t, int64_t i) {
+/// One element in transit through `convert`: a float (f32/f16/bf16 widen
+/// exactly to f32) or an integer (i1, i32, i64).
+struct Element {
+  bool isFloat;
+  float f;
+  int64_t i;
+};
+Element loadElement(const Tensor &t, int64_t i) {
   switch (t.dtype) {
-  case DType::F32: return t.as<float>()[i];
-  case DType::BF16: return bf16ToFloat(t.as<uint16_t>()[i]);
-  case DType::F16: return halfToFloat(t.as<uint16_t>()[i]);
-  default: fail("convert: not a float tensor");
+  case DType::F32: return {true, t.as<float>()[i], 0};
+  case DType::BF16: return {true, bf16ToFloat(t.as<uint16_t>()[i]), 0};
+  case DType::F16: return {true, halfToFloat(t.as<uint16_t>()[i]), 0};
+  case DType::I1: return {false, 0.0f, t.as<uint8_t>()[i] != 0};
+  case DType::I32: return {false, 0.0f, t.as<int32_t>()[i]};
+  case DType::I64: return {false, 0.0f, t.as<int64_t>()[i]};
   }
+  fail("convert: unknown element type");
 }
-void storeFloat(const Tensor &t, int64_t i, float v) {
+/// `f` truncated toward zero to `Int`; NaN and values outside its range give
+/// its minimum, as x86's cvttss2si (and so PyTorch on x86 CPUs) does. The
+/// range test avoids the undefined behaviour of an out-of-range cast.
+template <typename Int> Int truncateFloat(float f) {
+  constexpr float bound = -static_cast<float>(std::numeric_limits<Int>::min());
+  if (!(f >= -bound && f < bound))
+    return std::numeric_limits<Int>::min();
+  return static_cast<Int>(f);
+}
+void storeElement(const Tensor &t, int64_t i, Element e) {
+  // Integers reach f16/bf16 through f32, as PyTorch converts them.
+  float f = e.isFloat ? e.f : static_cast<float>(e.i);
   switch (t.dtype) {
-  case DType::F32: t.as<float>()[i] = v; return;
-  case DType::BF16: t.as<uint16_t>()[i] = floatToBF16(v); return;
-  case DType::F16: t.as<uint16_t>()[i] = floatToHalf(v); return;
-  default: fail("convert: not a float tensor");
+  case DType::F32: t.as<float>()[i] = f; return;
+  case DType::BF16: t.as<uint16_t>()[i] = floatToBF16(f); return;
+  case DType::F16: t.as<uint16_t>()[i] = floatToHalf(f); return;
+  case DType::I1:
+    t.as<uint8_t>()[i] = e.isFloat ? e.f != 0.0f : e.i != 0;
+    return;
+  case DType::I32:
+    // i64 -> i32 keeps the low 32 bits (two's complement).
+    t.as<int32_t>()[i] = e.isFloat ? truncateFloat<int32_t>(e.f)
+                                   : static_cast<int32_t>(
+                                         static_cast<uint32_t>(e.i));
+    return;
+  case DType::I64:
+    t.as<int64_t>()[i] = e.isFloat ? truncateFloat<int64_t>(e.f) : e.i;
+    return;
   }
+  fail("convert: unknown element type");
 }
 } // namespace
 
@@ -462,11 +503,6 @@ void convert(ExecContext &, TensorList operands, TensorList results,
   const Tensor &x = get(operands, 0, "input");
   const Tensor &r = get(results, 0, "result");
   requireSameShape(x, r, "convert");
-  auto isFloat = [](DType d) {
-    return d == DType::F32 || d == DType::F16 || d == DType::BF16;
-  };
-  if (!isFloat(x.dtype) || !isFloat(r.dtype))
-    fail("convert: operand and result must be f32, f16 or bf16");
   int64_t n = x.numel();
   if (x.dtype == r.dtype) {
     if (x.data != r.data)
@@ -477,17 +513,17 @@ void convert(ExecContext &, TensorList operands, TensorList results,
   // narrowing runs forward, widening backward, so no element is overwritten
   // before it is read.
   if (overlaps(x, r)) {
-    if (elementBytes(r.dtype) < elementBytes(x.dtype))
+    if (elementBytes(r.dtype) <= elementBytes(x.dtype))
       for (int64_t i = 0; i < n; ++i)
-        storeFloat(r, i, loadFloat(x, i));
+        storeElement(r, i, loadElement(x, i));
     else
       for (int64_t i = n - 1; i >= 0; --i)
-        storeFloat(r, i, loadFloat(x, i));
+        storeElement(r, i, loadElement(x, i));
     return;
   }
   parallelFor(n, kElementGrain, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
-      storeFloat(r, i, loadFloat(x, i));
+      storeElement(r, i, loadElement(x, i));
   });
 }
 
@@ -574,6 +610,17 @@ void gelu_grad(ExecContext &, TensorList operands, TensorList results,
 
 } // namespace ckpt::rt::kernels
 
+int64_t ckpt::rt::embeddingPaddingIndex(const Attrs &attrs, int64_t rows,
+                                        const char *op) {
+  if (!attrs.has("padding_idx"))
+    return -1;
+  int64_t padding = attrs.getInt("padding_idx");
+  if (padding < 0 || padding >= rows)
+    fail(std::string(op) + ": padding_idx " + std::to_string(padding) +
+         " is not a row of a table of " + std::to_string(rows));
+  return padding;
+}
+
 std::pair<double, double> ckpt::rt::clampBounds(const Attrs &attrs,
                                                 const char *op) {
   double lo = attrs.getFloat("min"), hi = attrs.getFloat("max");
@@ -606,6 +653,47 @@ void clamp_grad(ExecContext &, TensorList operands, TensorList results,
                     return x <= lo || x >= hi ? 0.0f : dy;
                   },
                   "clamp_grad");
+}
+
+// The hard activations evaluate PyTorch's expressions in its order, so f32
+// results are bit-identical (CkptOps.td). std::max/std::min return their
+// first argument when a comparison is false, so NaN propagates as in
+// PyTorch's vectorized maximum/minimum.
+void hardswish(ExecContext &, TensorList operands, TensorList results,
+               const Attrs &, const Tensor &) {
+  unary(operands, results,
+        [](float x) {
+          return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+        },
+        "hardswish");
+}
+void hardswish_grad(ExecContext &, TensorList operands, TensorList results,
+                    const Attrs &, const Tensor &) {
+  // aten.hardswish_backward's vectorized form: NaN takes the middle branch.
+  gradElementwise(operands, results,
+                  [](float dy, float x) {
+                    if (x < -3.0f)
+                      return 0.0f;
+                    if (x >= 3.0f)
+                      return dy;
+                    return dy * (x / 3.0f + 0.5f);
+                  },
+                  "hardswish_grad");
+}
+void hardsigmoid(ExecContext &, TensorList operands, TensorList results,
+                 const Attrs &, const Tensor &) {
+  unary(operands, results,
+        [](float x) { return std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f; },
+        "hardsigmoid");
+}
+void hardsigmoid_grad(ExecContext &, TensorList operands, TensorList results,
+                      const Attrs &, const Tensor &) {
+  constexpr float kOneSixth = 1.0f / 6.0f;
+  gradElementwise(operands, results,
+                  [](float dy, float x) {
+                    return x > -3.0f && x < 3.0f ? dy * kOneSixth : 0.0f;
+                  },
+                  "hardsigmoid_grad");
 }
 
 //===----------------------------------------------------------------------===//
@@ -781,7 +869,7 @@ void embedding(ExecContext &, TensorList operands, TensorList results,
 }
 
 void embedding_grad(ExecContext &, TensorList operands, TensorList results,
-                    const Attrs &, const Tensor &) {
+                    const Attrs &attrs, const Tensor &) {
   const Tensor &g = get(operands, 0, "grad"), &idx = get(operands, 1, "indices");
   const Tensor &r = get(results, 0, "result");
   requireF32(g, "embedding_grad");
@@ -792,6 +880,7 @@ void embedding_grad(ExecContext &, TensorList operands, TensorList results,
   if (g.numel() != n * d)
     fail("embedding_grad: grad " + shapeString(g) + " does not hold " +
          std::to_string(n) + " rows of " + std::to_string(d));
+  int64_t padding = embeddingPaddingIndex(attrs, v, "embedding_grad");
   for (int64_t i = 0; i < n; ++i) {
     int64_t row = indexAt(idx, i);
     if (row < 0 || row >= v)
@@ -801,10 +890,13 @@ void embedding_grad(ExecContext &, TensorList operands, TensorList results,
   const float *pg = g.as<float>();
   float *pr = r.as<float>();
   std::fill(pr, pr + v * d, 0.0f);
-  // Split over columns: every column sums its rows in index order.
+  // Split over columns: every column sums its rows in index order. Rows
+  // selecting `padding_idx` contribute nothing (aten.embedding_dense_backward).
   parallelFor(d, 8, [&](int64_t lo, int64_t hi) {
     for (int64_t i = 0; i < n; ++i) {
       int64_t row = indexAt(idx, i);
+      if (row == padding)
+        continue;
       for (int64_t j = lo; j < hi; ++j)
         pr[row * d + j] += pg[i * d + j];
     }
@@ -932,6 +1024,66 @@ void cross_entropy_grad(ExecContext &, TensorList operands, TensorList results,
         out[j] = (p - (j == target ? 1.0f : 0.0f)) * dl;
       }
     }
+  });
+}
+
+void mse_loss(ExecContext &, TensorList operands, TensorList results,
+              const Attrs &attrs, const Tensor &) {
+  const Tensor &x = get(operands, 0, "input"), &t = get(operands, 1, "target");
+  const Tensor &loss = get(results, 0, "loss");
+  requireF32(x, "mse_loss");
+  requireF32(t, "mse_loss target");
+  requireF32(loss, "mse_loss");
+  requireSameShape(x, t, "mse_loss");
+  if (loss.numel() != 1)
+    fail("mse_loss: loss " + shapeString(loss) + " is not a scalar");
+  Reduction red = getReduction(attrs);
+  if (red == Reduction::None)
+    fail("mse_loss: reduction 'none' is not supported");
+  const float *px = x.as<float>(), *pt = t.as<float>();
+  int64_t n = x.numel();
+  // Each difference and square in f32, as PyTorch forms them; the squares
+  // add up in double in element order (deterministic), rounded once.
+  double sum = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    float d = px[i] - pt[i];
+    sum += static_cast<double>(d * d);
+  }
+  // `mean` of no element is 0/0 = NaN, as in PyTorch.
+  loss.as<float>()[0] =
+      red == Reduction::Sum
+          ? static_cast<float>(sum)
+          : static_cast<float>(sum / static_cast<double>(n));
+}
+
+void mse_loss_grad(ExecContext &, TensorList operands, TensorList results,
+                   const Attrs &attrs, const Tensor &) {
+  const Tensor &g = get(operands, 0, "grad"), &x = get(operands, 1, "input");
+  const Tensor &t = get(operands, 2, "target");
+  const Tensor &r = get(results, 0, "result");
+  requireF32(g, "mse_loss_grad");
+  requireF32(x, "mse_loss_grad");
+  requireF32(t, "mse_loss_grad target");
+  requireF32(r, "mse_loss_grad");
+  requireSameShape(x, t, "mse_loss_grad");
+  requireSameShape(x, r, "mse_loss_grad");
+  if (g.numel() != 1)
+    fail("mse_loss_grad: grad " + shapeString(g) + " is not a scalar");
+  Reduction red = getReduction(attrs);
+  if (red == Reduction::None)
+    fail("mse_loss_grad: reduction 'none' is not supported");
+  int64_t n = x.numel();
+  // aten.mse_loss_backward: alpha = 2/N in double, rounded to f32, then
+  // (alpha * (x - t)) * grad.
+  float alpha = red == Reduction::Sum
+                    ? 2.0f
+                    : static_cast<float>(2.0 / static_cast<double>(n));
+  float dl = g.as<float>()[0];
+  const float *px = x.as<float>(), *pt = t.as<float>();
+  float *pr = r.as<float>();
+  parallelFor(n, kElementGrain, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      pr[i] = alpha * (px[i] - pt[i]) * dl;
   });
 }
 

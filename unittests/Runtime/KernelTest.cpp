@@ -339,6 +339,75 @@ TEST(KernelTest, ClampGradMatchesFiniteDifferences) {
                       26);
 }
 
+TEST(KernelTest, HardActivationsAtBoundsAndNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Buf x({9}), y({9}), dy({9}), dx({9});
+  x.set({-4.0f, -3.0f, -1.5f, 0.0f, -0.0f, 1.5f, 3.0f, 4.0f, nan});
+  // hardswish = x * min(max(x + 3, 0), 6) / 6: -0 below -3 and at -3
+  // (a negative times +0), x itself from 3 on, NaN propagates.
+  call(kernels::hardswish, {x.t()}, {y.t()});
+  std::vector<float> want = {-0.0f, -0.0f, -0.375f, 0.0f, -0.0f,
+                             1.125f, 3.0f,  4.0f,   nan};
+  for (int i = 0; i < 9; ++i) {
+    if (std::isnan(want[i]))
+      EXPECT_TRUE(std::isnan(y.f()[i])) << i;
+    else
+      EXPECT_EQ(y.f()[i], want[i]) << i;
+    EXPECT_EQ(std::signbit(y.f()[i]), std::signbit(want[i])) << i;
+  }
+  // hardswish_grad, PyTorch's vectorized form: 0 below -3, dy * (x/3 + 1/2)
+  // on [-3, 3) (so -dy/2 at -3), dy from 3 on, NaN for NaN.
+  dy.set({2, 2, 2, 2, 2, 2, 2, 2, 2});
+  call(kernels::hardswish_grad, {dy.t(), x.t()}, {dx.t()});
+  std::vector<float> wantGrad = {0.0f, -1.0f, 0.0f, 1.0f, 1.0f,
+                                 2.0f, 2.0f,  2.0f};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(dx.f()[i], wantGrad[i]) << i;
+  EXPECT_TRUE(std::isnan(dx.f()[8]));
+  // hardsigmoid = min(max(x + 3, 0), 6) / 6.
+  call(kernels::hardsigmoid, {x.t()}, {y.t()});
+  std::vector<float> wantSig = {0.0f, 0.0f, 0.25f, 0.5f, 0.5f,
+                                0.75f, 1.0f, 1.0f};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(y.f()[i], wantSig[i]) << i;
+  EXPECT_TRUE(std::isnan(y.f()[8]));
+  // hardsigmoid_grad: dy * float(1/6) strictly inside (-3, 3); zero at the
+  // bounds and for NaN.
+  dy.set({5, 5, 5, 5, 5, 5, 5, 5, 5});
+  call(kernels::hardsigmoid_grad, {dy.t(), x.t()}, {dx.t()});
+  float inside = 5.0f * (1.0f / 6.0f);
+  EXPECT_EQ(dx.values(), (std::vector<float>{0, 0, inside, inside, inside,
+                                             inside, 0, 0, 0}));
+}
+
+TEST(KernelTest, HardActivationGradsMatchFiniteDifferences) {
+  // Inputs in [-2, 2]: inside (-3, 3), where both are smooth.
+  checkActivationGrad(kernels::hardswish, kernels::hardswish_grad, {}, false,
+                      27);
+  checkActivationGrad(kernels::hardsigmoid, kernels::hardsigmoid_grad, {},
+                      false, 28);
+}
+
+TEST(KernelTest, SinAndCos) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  Buf x({5}), s({5}), c({5});
+  x.set({0.0f, -0.0f, 1.0f, inf, nan});
+  call(kernels::sin, {x.t()}, {s.t()});
+  call(kernels::cos, {x.t()}, {c.t()});
+  EXPECT_EQ(s.f()[0], 0.0f);
+  EXPECT_TRUE(std::signbit(s.f()[1])); // sin(-0) = -0
+  EXPECT_EQ(c.f()[0], 1.0f);
+  EXPECT_EQ(c.f()[1], 1.0f);
+  // sin^2 + cos^2 = 1 to rounding; sin(1) to six digits.
+  EXPECT_NEAR(s.f()[2], 0.841471f, 1e-6f);
+  EXPECT_NEAR(s.f()[2] * s.f()[2] + c.f()[2] * c.f()[2], 1.0f, 2e-7f);
+  for (int i = 3; i < 5; ++i) { // infinity and NaN give NaN
+    EXPECT_TRUE(std::isnan(s.f()[i])) << i;
+    EXPECT_TRUE(std::isnan(c.f()[i])) << i;
+  }
+}
+
 TEST(KernelTest, Convert) {
   Buf x({6}), h({6}, DType::BF16), back({6}), half({6}, DType::F16);
   x.set({1.0f, -2.5f, 1.00390625f, 3.0e38f, 65504.0f, 6.0e-8f});
@@ -359,6 +428,70 @@ TEST(KernelTest, Convert) {
   call(kernels::convert, {half.t()}, {back.t()});
   EXPECT_EQ(back.f()[4], 65504.0f);
   EXPECT_EQ(back.f()[5], std::ldexp(1.0f, -24));
+}
+
+TEST(KernelTest, ConvertIntegersAndMasks) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Floats to integers truncate toward zero; NaN and out-of-range values
+  // give the minimum (x86's and PyTorch's CPU result); to i1 is `!= 0`.
+  Buf x({8}), i32({8}, DType::I32), i64({8}, DType::I64), mask({8}, DType::I1);
+  x.set({2.7f, -2.7f, -0.0f, nan, 3.0e9f, -2147483648.0f, 1e20f, 0.5f});
+  call(kernels::convert, {x.t()}, {i32.t()});
+  const int32_t *p32 = reinterpret_cast<const int32_t *>(i32.data());
+  const int32_t min32 = std::numeric_limits<int32_t>::min();
+  EXPECT_EQ(std::vector<int32_t>(p32, p32 + 8),
+            (std::vector<int32_t>{2, -2, 0, min32, min32, min32, min32, 0}));
+  call(kernels::convert, {x.t()}, {i64.t()});
+  const int64_t *p64 = reinterpret_cast<const int64_t *>(i64.data());
+  const int64_t min64 = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(std::vector<int64_t>(p64, p64 + 8),
+            (std::vector<int64_t>{2, -2, 0, min64, 3000000000, -2147483648LL,
+                                  min64, 0}));
+  call(kernels::convert, {x.t()}, {mask.t()});
+  const uint8_t *pm = reinterpret_cast<const uint8_t *>(mask.data());
+  EXPECT_EQ(std::vector<uint8_t>(pm, pm + 8),
+            (std::vector<uint8_t>{1, 1, 0, 1, 1, 1, 1, 1}));
+  // Integers to f32: exact below 2^24, round to nearest even above; i64 to
+  // i32 keeps the low 32 bits; to i1 is `!= 0`.
+  int64_t ints[8] = {16777217, -3, 0, (int64_t(1) << 33) + 5, 7, -1,
+                     (int64_t(1) << 62) + 1, 1};
+  std::memcpy(i64.data(), ints, sizeof ints);
+  Buf back({8});
+  call(kernels::convert, {i64.t()}, {back.t()});
+  EXPECT_EQ(back.values(),
+            (std::vector<float>{16777216.0f, -3.0f, 0.0f, 8589934592.0f, 7.0f,
+                                -1.0f, 4611686018427387904.0f, 1.0f}));
+  call(kernels::convert, {i64.t()}, {i32.t()});
+  EXPECT_EQ(std::vector<int32_t>(p32, p32 + 8),
+            (std::vector<int32_t>{16777217, -3, 0, 5, 7, -1, 1, 1}));
+  call(kernels::convert, {i64.t()}, {mask.t()});
+  EXPECT_EQ(std::vector<uint8_t>(pm, pm + 8),
+            (std::vector<uint8_t>{1, 1, 0, 1, 1, 1, 1, 1}));
+  // i1 to floats and integers is 0 or 1.
+  call(kernels::convert, {mask.t()}, {back.t()});
+  EXPECT_EQ(back.values(), (std::vector<float>{1, 1, 0, 1, 1, 1, 1, 1}));
+}
+
+TEST(KernelTest, ConvertInPlaceAcrossElementSizes) {
+  // The memory planner may give the result the operand's storage: i64 ->
+  // i1 narrows (runs forward) and i1 -> i64 widens (runs backward); either
+  // way the values equal an out-of-place conversion.
+  std::vector<int64_t> values(64);
+  for (int i = 0; i < 64; ++i)
+    values[i] = i % 3 == 0 ? 0 : i - 30;
+  Buf storage({64}, DType::I64), want({64}, DType::I1);
+  std::memcpy(storage.data(), values.data(), 64 * 8);
+  call(kernels::convert, {storage.t()}, {want.t()});
+  Tensor in = storage.t(), out = storage.t();
+  out.dtype = DType::I1;
+  call(kernels::convert, {in}, {out});
+  EXPECT_EQ(std::memcmp(storage.data(), want.data(), 64), 0);
+  Buf wide({64}, DType::I64);
+  call(kernels::convert, {want.t()}, {wide.t()});
+  Tensor mask = storage.t(), widened = storage.t();
+  mask.dtype = DType::I1;
+  call(kernels::convert, {mask}, {widened});
+  EXPECT_EQ(std::memcmp(storage.data(), wide.data(), 64 * 8), 0);
 }
 
 //===--- Softmax -----------------------------------------------------------===//
@@ -486,6 +619,75 @@ TEST(KernelTest, EmbeddingAndGrad) {
   ids[1] = 6;
   std::memcpy(idx.data(), ids, sizeof ids);
   EXPECT_THROW(call(kernels::embedding, {table.t(), idx.t()}, {y.t()}), KernelError);
+}
+
+TEST(KernelTest, EmbeddingGradPaddingIndex) {
+  // Indices {5, 0, 5, 2} into a 6-row table: with padding_idx = 5 both rows
+  // selecting 5 are dropped, so row 5 stays zero and the others are as
+  // without padding; a padding_idx no index selects changes nothing.
+  Buf idx({2, 2}, DType::I64), dy({2, 2, 3}), all({6, 3}), padded({6, 3}),
+      unused({6, 3});
+  int64_t ids[4] = {5, 0, 5, 2};
+  std::memcpy(idx.data(), ids, sizeof ids);
+  fillRandom(dy, 52);
+  call(kernels::embedding_grad, {dy.t(), idx.t()}, {all.t()});
+  call(kernels::embedding_grad, {dy.t(), idx.t()}, {padded.t()},
+       {intAttr("padding_idx", 5)});
+  for (int r = 0; r < 6; ++r)
+    for (int j = 0; j < 3; ++j)
+      EXPECT_EQ(padded.f()[r * 3 + j], r == 5 ? 0.0f : all.f()[r * 3 + j])
+          << r << "," << j;
+  EXPECT_NE(all.f()[5 * 3], 0.0f);
+  call(kernels::embedding_grad, {dy.t(), idx.t()}, {unused.t()},
+       {intAttr("padding_idx", 3)});
+  EXPECT_TRUE(sameBits(unused, all));
+  // A padding_idx outside the table is refused.
+  EXPECT_THROW(call(kernels::embedding_grad, {dy.t(), idx.t()}, {padded.t()},
+                    {intAttr("padding_idx", 6)}),
+               KernelError);
+}
+
+TEST(KernelTest, MseLossAndGrad) {
+  Buf x({3, 5}), t({3, 5});
+  fillRandom(x, 62, -2, 2);
+  fillRandom(t, 63, -2, 2);
+  double total = 0;
+  for (int i = 0; i < 15; ++i) {
+    float d = x.f()[i] - t.f()[i];
+    total += static_cast<double>(d * d);
+  }
+  for (const char *red : {"mean", "sum"}) {
+    bool mean = std::string(red) == "mean";
+    std::vector<Attr> attrs = {stringAttr("reduction", red)};
+    Buf loss(std::vector<int64_t>{});
+    call(kernels::mse_loss, {x.t(), t.t()}, {loss.t()}, attrs);
+    // The double sum rounded once: exactly this value.
+    EXPECT_EQ(loss.f()[0], static_cast<float>(mean ? total / 15 : total));
+    Buf dl(std::vector<int64_t>{}), dx({3, 5});
+    dl.set({0.75f});
+    call(kernels::mse_loss_grad, {dl.t(), x.t(), t.t()}, {dx.t()}, attrs);
+    // (alpha * (x - t)) * dl with alpha = float(2/15) or 2, bit for bit.
+    float alpha = mean ? static_cast<float>(2.0 / 15.0) : 2.0f;
+    for (int i = 0; i < 15; ++i)
+      EXPECT_EQ(dx.f()[i], alpha * (x.f()[i] - t.f()[i]) * 0.75f) << i;
+    std::vector<double> num = numericGrad(x, [&] {
+      Buf out(std::vector<int64_t>{});
+      call(kernels::mse_loss, {x.t(), t.t()}, {out.t()}, attrs);
+      return weightedSum(out, dl);
+    });
+    expectClose(dx.values(), num, kFdAtol, kFdRtol, red);
+  }
+  // `none`, shape mismatches and a non-scalar loss are refused.
+  Buf loss(std::vector<int64_t>{}), wide({3, 6});
+  EXPECT_THROW(call(kernels::mse_loss, {x.t(), t.t()}, {loss.t()},
+                    {stringAttr("reduction", "none")}),
+               KernelError);
+  EXPECT_THROW(call(kernels::mse_loss, {x.t(), wide.t()}, {loss.t()},
+                    {stringAttr("reduction", "sum")}),
+               KernelError);
+  EXPECT_THROW(call(kernels::mse_loss, {x.t(), t.t()}, {x.t()},
+                    {stringAttr("reduction", "sum")}),
+               KernelError);
 }
 
 TEST(KernelTest, CrossEntropyAndGrad) {

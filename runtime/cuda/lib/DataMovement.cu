@@ -46,10 +46,10 @@ constexpr int kEmbBatch = 256; // Indices staged in shared memory at once.
 /// Gradient of rows [v0, v0 + kEmbRows) and columns [d0, d0 + kEmbCols) of
 /// the table: every index is visited in increasing order and matching rows
 /// of `g` are added into an f32 tile, which is then stored once. Rows no
-/// index selects come out zero.
+/// index selects come out zero, and so does row `padding` (-1: none).
 template <typename T, typename I>
 __global__ void embeddingGradKernel(const T *g, const I *idx, T *dt, int64_t n,
-                                    int64_t V, int64_t D) {
+                                    int64_t V, int64_t D, int64_t padding) {
   __shared__ float acc[kEmbRows][kEmbCols];
   __shared__ int64_t staged[kEmbBatch];
   int64_t v0 = static_cast<int64_t>(blockIdx.x) * kEmbRows;
@@ -64,7 +64,7 @@ __global__ void embeddingGradKernel(const T *g, const I *idx, T *dt, int64_t n,
     int64_t count = n - b0 < kEmbBatch ? n - b0 : kEmbBatch;
     for (int64_t k = 0; k < count; ++k) {
       int64_t row = staged[k] - v0;
-      if (row >= 0 && row < kEmbRows && d < D)
+      if (row >= 0 && row < kEmbRows && d < D && staged[k] != padding)
         acc[row][threadIdx.x] += toF32(g[(b0 + k) * D + d]);
     }
   }
@@ -218,7 +218,7 @@ void embedding(CudaExecContext &ctx, TensorList operands, TensorList results,
 }
 
 void embedding_grad(CudaExecContext &ctx, TensorList operands,
-                    TensorList results, const Attrs &, const Tensor &) {
+                    TensorList results, const Attrs &attrs, const Tensor &) {
   const Tensor &g = get(operands, 0, "grad"),
                &idx = get(operands, 1, "indices");
   const Tensor &dt = get(results, 0, "result");
@@ -227,6 +227,7 @@ void embedding_grad(CudaExecContext &ctx, TensorList operands,
   requireRank(dt, 2, "embedding_grad result");
   int64_t V = dt.shape[0], D = dt.shape[1], n = idx.numel();
   requireNumel(g, n * D, "embedding_grad grad");
+  int64_t padding = embeddingPaddingIndex(attrs, V, "embedding_grad");
   if (V * D == 0)
     return;
   dim3 grid(static_cast<unsigned>((V + kEmbRows - 1) / kEmbRows),
@@ -238,7 +239,7 @@ void embedding_grad(CudaExecContext &ctx, TensorList operands,
     dispatchIndex(idx, "embedding_grad", [&](auto itag) {
       using I = decltype(itag);
       embeddingGradKernel<T, I><<<grid, kEmbCols, 0, streamOf(ctx)>>>(
-          g.as<const T>(), idx.as<const I>(), dt.as<T>(), n, V, D);
+          g.as<const T>(), idx.as<const I>(), dt.as<T>(), n, V, D, padding);
     });
   });
   CKPT_LAUNCH_CHECK(ctx, "embedding_grad");

@@ -11,6 +11,8 @@
 #include "ckpt/Runtime/Cuda/Philox.cuh"
 
 #include <cstring>
+#include <cstdint>
+#include <type_traits>
 
 namespace ckpt::rt::cuda {
 using namespace detail;
@@ -30,7 +32,11 @@ enum UnaryOp : int {
   kSilu,
   kGeluErf,
   kGeluTanh,
-  kClamp
+  kClamp,
+  kSin,
+  kCos,
+  kHardswish,
+  kHardsigmoid
 };
 enum GradOp : int {
   kReluGrad,
@@ -39,7 +45,9 @@ enum GradOp : int {
   kSiluGrad,
   kGeluErfGrad,
   kGeluTanhGrad,
-  kClampGrad
+  kClampGrad,
+  kHardswishGrad,
+  kHardsigmoidGrad
 };
 enum BinaryOp : int { kAdd, kSub, kMul, kDiv };
 
@@ -50,6 +58,14 @@ constexpr float kInvSqrt2Pi = 0.3989422804014327f;
 
 __device__ __forceinline__ float sigmoidf(float x) {
   return 1.0f / (1.0f + expf(-x));
+}
+
+/// `min(max(x + 3, 0), 6)` with comparisons (not fmaxf/fminf, which drop a
+/// NaN): NaN propagates, as in PyTorch's hardswish and hardsigmoid.
+__device__ __forceinline__ float relu6Shifted(float x) {
+  float c = x + 3.0f;
+  c = c < 0.0f ? 0.0f : c;
+  return c > 6.0f ? 6.0f : c;
 }
 
 /// `Op` of `x`; `param` and `param2` are the exponent of pow and the bounds
@@ -85,6 +101,14 @@ __device__ __forceinline__ float unaryOp(float x, float param, float param2) {
   }
   case kClamp: // Both comparisons are false on NaN, which propagates.
     return x < param ? param : (x > param2 ? param2 : x);
+  case kSin:
+    return sinf(x);
+  case kCos:
+    return cosf(x);
+  case kHardswish: // The product first, then the division, as PyTorch.
+    return x * relu6Shifted(x) / 6.0f;
+  case kHardsigmoid:
+    return relu6Shifted(x) / 6.0f;
   }
   return 0.0f;
 }
@@ -118,6 +142,10 @@ __device__ __forceinline__ float gradOp(float dy, float s, float param,
   }
   case kClampGrad: // aten.hardtanh_backward: zero at and beyond the bounds.
     return s <= param || s >= param2 ? 0.0f : dy;
+  case kHardswishGrad: // aten.hardswish_backward: NaN takes the middle.
+    return s < -3.0f ? 0.0f : (s >= 3.0f ? dy : dy * (s / 3.0f + 0.5f));
+  case kHardsigmoidGrad: // aten.hardsigmoid_backward: zero at -3 and 3.
+    return s > -3.0f && s < 3.0f ? dy * (1.0f / 6.0f) : 0.0f;
   }
   return 0.0f;
 }
@@ -165,9 +193,102 @@ __global__ void binaryKernel(const T *a, StridedMap ma, bool aDense, const T *b,
   }
 }
 
+/// One element in transit through `convert`: a float (f32/f16/bf16 widen
+/// exactly to f32) or an integer (i1 stored as one byte, i32, i64).
+struct AnyElement {
+  bool isFloat;
+  float f;
+  long long i;
+};
+
+template <typename T>
+__device__ __forceinline__ AnyElement loadAny(const T *p, int64_t k) {
+  if constexpr (std::is_same_v<T, uint8_t>)
+    return {false, 0.0f, p[k] != 0};
+  else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>)
+    return {false, 0.0f, static_cast<long long>(p[k])};
+  else
+    return {true, toF32(p[k]), 0};
+}
+
+/// `f` truncated toward zero to `Int`; NaN and out-of-range values give its
+/// minimum, as the host kernel (and PyTorch on x86 CPUs). CUDA's own
+/// conversion saturates instead, hence the explicit test.
+template <typename Int> struct IntMin;
+template <> struct IntMin<int32_t> {
+  static constexpr int32_t value = INT32_MIN;
+};
+template <> struct IntMin<int64_t> {
+  static constexpr int64_t value = INT64_MIN;
+};
+
+template <typename Int> __device__ __forceinline__ Int truncateFloat(float f) {
+  // Plain constants (std::numeric_limits is host-only under nvcc).
+  constexpr Int lowest = IntMin<Int>::value;
+  constexpr float bound = -static_cast<float>(lowest);
+  if (!(f >= -bound && f < bound))
+    return lowest;
+  return static_cast<Int>(f);
+}
+
+template <typename T>
+__device__ __forceinline__ void storeAny(T *p, int64_t k, AnyElement e) {
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    p[k] = e.isFloat ? e.f != 0.0f : e.i != 0;
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    // i64 -> i32 keeps the low 32 bits.
+    p[k] = e.isFloat ? truncateFloat<int32_t>(e.f)
+                     : static_cast<int32_t>(static_cast<uint32_t>(e.i));
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    p[k] = e.isFloat ? truncateFloat<int64_t>(e.f) : e.i;
+  } else {
+    // Integers reach f16/bf16 through f32 (round to nearest even twice), as
+    // PyTorch converts them.
+    p[k] = fromF32<T>(e.isFloat ? e.f : __ll2float_rn(e.i));
+  }
+}
+
 template <typename In, typename Out>
 __global__ void convertKernel(const In *x, Out *y, int64_t n) {
-  CKPT_GRID_LOOP(i, n) { y[i] = fromF32<Out>(toF32(x[i])); }
+  CKPT_GRID_LOOP(i, n) { storeAny(y, i, loadAny(x, i)); }
+}
+
+/// `convert` over storage shared by the operand and a result of another
+/// element size (the memory planner's in-place reuse; both start at the same
+/// address): one block, chunks of blockDim elements staged in registers,
+/// forward when narrowing and backward when widening, so no chunk
+/// overwrites bytes a later chunk still has to read.
+template <typename In, typename Out>
+__global__ void convertInPlaceKernel(const In *x, Out *y, int64_t n,
+                                     bool backward) {
+  int64_t chunks = (n + blockDim.x - 1) / blockDim.x;
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t i = (backward ? chunks - 1 - c : c) * blockDim.x + threadIdx.x;
+    AnyElement e{};
+    if (i < n)
+      e = loadAny(x, i);
+    __syncthreads();
+    if (i < n)
+      storeAny(y, i, e);
+    __syncthreads();
+  }
+}
+
+/// Calls `body(T{})` with T the C++ storage type of any dtype (i1: uint8_t).
+template <typename Body> void dispatchAny(DType type, Body body) {
+  switch (type) {
+  case DType::I1:
+    body(uint8_t{});
+    return;
+  case DType::I32:
+    body(int32_t{});
+    return;
+  case DType::I64:
+    body(int64_t{});
+    return;
+  default:
+    dispatchFloat(type, "convert", body);
+  }
 }
 
 /// `value` rounded once, to nearest even, from f64 to `T`.
@@ -372,9 +493,13 @@ CKPT_UNARY(log, kLog)
 CKPT_UNARY(sqrt, kSqrt)
 CKPT_UNARY(rsqrt, kRsqrt)
 CKPT_UNARY(tanh, kTanh)
+CKPT_UNARY(sin, kSin)
+CKPT_UNARY(cos, kCos)
 CKPT_UNARY(relu, kRelu)
 CKPT_UNARY(sigmoid, kSigmoid)
 CKPT_UNARY(silu, kSilu)
+CKPT_UNARY(hardswish, kHardswish)
+CKPT_UNARY(hardsigmoid, kHardsigmoid)
 #undef CKPT_UNARY
 
 #define CKPT_GRAD(NAME, OP)                                                    \
@@ -386,6 +511,8 @@ CKPT_GRAD(relu_grad, kReluGrad)
 CKPT_GRAD(sigmoid_grad, kSigmoidGrad)
 CKPT_GRAD(tanh_grad, kTanhGrad)
 CKPT_GRAD(silu_grad, kSiluGrad)
+CKPT_GRAD(hardswish_grad, kHardswishGrad)
+CKPT_GRAD(hardsigmoid_grad, kHardsigmoidGrad)
 #undef CKPT_GRAD
 
 #define CKPT_BINARY(NAME, OP)                                                  \
@@ -446,18 +573,31 @@ void clamp_grad(CudaExecContext &ctx, TensorList operands, TensorList results,
 void convert(CudaExecContext &ctx, TensorList operands, TensorList results,
              const Attrs &, const Tensor &) {
   const Tensor &x = get(operands, 0, "input"), &y = get(results, 0, "result");
-  requireFloat(x, "convert");
-  requireFloat(y, "convert");
-  requireNumel(y, x.numel(), "convert");
+  requireSameShape(x, y, "convert");
   int64_t n = x.numel();
   if (n == 0)
     return;
-  dispatchFloat(x.dtype, "convert", [&](auto in) {
-    dispatchFloat(y.dtype, "convert", [&](auto out) {
+  cudaStream_t s = streamOf(ctx);
+  if (x.dtype == y.dtype) {
+    if (x.data != y.data)
+      CKPT_CUDA_CHECK(ctx, cudaMemcpyAsync(y.data, x.data, x.bytes(),
+                                           cudaMemcpyDeviceToDevice, s));
+    return;
+  }
+  auto x0 = reinterpret_cast<uintptr_t>(x.data);
+  auto y0 = reinterpret_cast<uintptr_t>(y.data);
+  bool overlapping = x0 < y0 + y.bytes() && y0 < x0 + x.bytes();
+  bool widening = elementBytes(y.dtype) > elementBytes(x.dtype);
+  dispatchAny(x.dtype, [&](auto in) {
+    dispatchAny(y.dtype, [&](auto out) {
       using In = decltype(in);
       using Out = decltype(out);
-      convertKernel<In, Out><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
-          x.as<const In>(), y.as<Out>(), n);
+      if (overlapping && elementBytes(y.dtype) != elementBytes(x.dtype))
+        convertInPlaceKernel<In, Out><<<1, kBlock, 0, s>>>(
+            x.as<const In>(), y.as<Out>(), n, widening);
+      else
+        convertKernel<In, Out><<<gridFor(n), kBlock, 0, s>>>(
+            x.as<const In>(), y.as<Out>(), n);
     });
   });
   CKPT_LAUNCH_CHECK(ctx, "convert");

@@ -194,6 +194,35 @@ __global__ void crossEntropyGradKernel(const T *g, const T *x, const I *targets,
   }
 }
 
+/// One block: the sum of `(x - t)^2` (each difference and square in f32,
+/// as PyTorch forms them), each thread adding its strided elements in double
+/// and the block adding the partial sums in a fixed order; divided by `n`
+/// for `mean`.
+template <typename T>
+__global__ void mseLossKernel(const T *x, const T *t, T *loss, int64_t n,
+                              bool mean) {
+  __shared__ float scratch[32];
+  double partial = 0.0;
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    float d = toF32(x[i]) - toF32(t[i]);
+    partial += static_cast<double>(d * d);
+  }
+  float sum = blockSum(static_cast<float>(partial), scratch);
+  if (threadIdx.x == 0)
+    loss[0] = fromF32<T>(mean ? static_cast<float>(static_cast<double>(sum) /
+                                                   static_cast<double>(n))
+                              : sum);
+}
+
+/// aten.mse_loss_backward: `(alpha * (x - t)) * g` with `alpha` 2/N or 2.
+template <typename T>
+__global__ void mseLossGradKernel(const T *g, const T *x, const T *t, T *dx,
+                                  int64_t n, float alpha) {
+  CKPT_GRID_LOOP(i, n) {
+    dx[i] = fromF32<T>(alpha * (toF32(x[i]) - toF32(t[i])) * toF32(g[0]));
+  }
+}
+
 /// 0 mean, 1 sum, 2 none.
 int lossReduction(const Attrs &attrs) {
   const char *r = attrs.getString("reduction");
@@ -204,6 +233,14 @@ int lossReduction(const Attrs &attrs) {
   if (std::strcmp(r, "none") == 0)
     return 2;
   fail(std::string("unknown loss reduction '") + r + "'");
+}
+
+/// The reduction of an `mse_loss` call: 0 mean, 1 sum (`none` refused).
+int mseReduction(const Attrs &attrs, const char *op) {
+  int mode = lossReduction(attrs);
+  if (mode == 2)
+    fail(std::string(op) + ": reduction 'none' is not supported");
+  return mode;
 }
 
 unsigned rowGrid(int64_t rows) {
@@ -385,6 +422,51 @@ void cross_entropy_grad(CudaExecContext &ctx, TensorList operands,
     });
   });
   CKPT_LAUNCH_CHECK(ctx, "cross_entropy_grad");
+}
+
+void mse_loss(CudaExecContext &ctx, TensorList operands, TensorList results,
+              const Attrs &attrs, const Tensor &) {
+  const Tensor &x = get(operands, 0, "input"), &t = get(operands, 1, "target");
+  const Tensor &loss = get(results, 0, "loss");
+  requireFloat(x, "mse_loss");
+  requireSameType(x, t, "mse_loss target");
+  requireSameShape(x, t, "mse_loss target");
+  requireSameType(x, loss, "mse_loss loss");
+  requireNumel(loss, 1, "mse_loss loss");
+  int mode = mseReduction(attrs, "mse_loss");
+  dispatchFloat(x.dtype, "mse_loss", [&](auto tag) {
+    using T = decltype(tag);
+    mseLossKernel<T><<<1, kLossBlock, 0, streamOf(ctx)>>>(
+        x.as<const T>(), t.as<const T>(), loss.as<T>(), x.numel(), mode == 0);
+  });
+  CKPT_LAUNCH_CHECK(ctx, "mse_loss");
+}
+
+void mse_loss_grad(CudaExecContext &ctx, TensorList operands,
+                   TensorList results, const Attrs &attrs, const Tensor &) {
+  const Tensor &g = get(operands, 0, "grad"), &x = get(operands, 1, "input");
+  const Tensor &t = get(operands, 2, "target");
+  const Tensor &dx = get(results, 0, "result");
+  requireFloat(x, "mse_loss_grad");
+  requireSameType(x, g, "mse_loss_grad grad");
+  requireSameType(x, t, "mse_loss_grad target");
+  requireSameType(x, dx, "mse_loss_grad");
+  requireSameShape(x, t, "mse_loss_grad target");
+  requireSameShape(x, dx, "mse_loss_grad");
+  requireNumel(g, 1, "mse_loss_grad grad");
+  int mode = mseReduction(attrs, "mse_loss_grad");
+  int64_t n = x.numel();
+  if (n == 0)
+    return;
+  float alpha = mode == 1 ? 2.0f
+                          : static_cast<float>(2.0 / static_cast<double>(n));
+  dispatchFloat(x.dtype, "mse_loss_grad", [&](auto tag) {
+    using T = decltype(tag);
+    mseLossGradKernel<T><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
+        g.as<const T>(), x.as<const T>(), t.as<const T>(), dx.as<T>(), n,
+        alpha);
+  });
+  CKPT_LAUNCH_CHECK(ctx, "mse_loss_grad");
 }
 
 } // namespace kernels

@@ -399,6 +399,8 @@ std::vector<Case> cases() {
        {f({257})},
        {}});
   add({"tanh", hk::tanh, dk::tanh, {f({257})}, {f({257})}, {}});
+  add({"sin", hk::sin, dk::sin, {f({257})}, {f({257})}, {}});
+  add({"cos", hk::cos, dk::cos, {f({257})}, {f({257})}, {}});
   add({"pow",
        hk::pow,
        dk::pow,
@@ -469,7 +471,54 @@ std::vector<Case> cases() {
        {f({257}), f({257})},
        {f({257})},
        {floatAttr("min", -0.5), floatAttr("max", 0.75)}});
+  // Normal inputs: mostly the middle, where both branches of the gradients
+  // meet; the bounds -3 and 3 are covered by the host tests.
+  add({"hardswish", hk::hardswish, dk::hardswish, {f({257})}, {f({257})}, {}});
+  add({"hardswish_grad",
+       hk::hardswish_grad,
+       dk::hardswish_grad,
+       {f({257}), f({257})},
+       {f({257})},
+       {}});
+  add({"hardsigmoid",
+       hk::hardsigmoid,
+       dk::hardsigmoid,
+       {f({257})},
+       {f({257})},
+       {}});
+  add({"hardsigmoid_grad",
+       hk::hardsigmoid_grad,
+       dk::hardsigmoid_grad,
+       {f({257}), f({257})},
+       {f({257})},
+       {}});
   add({"convert", hk::convert, dk::convert, {f({99})}, {f({99})}, {}});
+  // Conversions to and from integers and masks: truncation toward zero,
+  // `!= 0`, exact and rounded integer-to-float.
+  add({"convert-f32-i32",
+       hk::convert,
+       dk::convert,
+       {f({99})},
+       {typed(DType::I32, {99})},
+       {}});
+  add({"convert-f32-i1",
+       hk::convert,
+       dk::convert,
+       {f({99})},
+       {typed(DType::I1, {99})},
+       {}});
+  add({"convert-i64-f32",
+       hk::convert,
+       dk::convert,
+       {index({99}, int64_t(1) << 40)},
+       {f({99})},
+       {}});
+  add({"convert-i1-i64",
+       hk::convert,
+       dk::convert,
+       {{DType::I1, {99}, Init::Mask, 0, false, false}},
+       {typed(DType::I64, {99})},
+       {}});
   // Dropout: the mask must equal the host's bit for bit.
   add({"dropout",
        hk::dropout,
@@ -542,6 +591,21 @@ std::vector<Case> cases() {
           index({7, 9}, 1001, DType::I32), stat({7, 9}, Init::Positive)},
          {f({7, 9, 1001})},
          {str("reduction", red), intAttr("ignore_index", 3)}});
+  }
+  // Mean squared error over more elements than the loss block's threads.
+  for (const char *red : {"mean", "sum"}) {
+    add({std::string("mse_loss-") + red,
+         hk::mse_loss,
+         dk::mse_loss,
+         {f({7, 9, 301}), f({7, 9, 301})},
+         {f({})},
+         {str("reduction", red)}});
+    add({std::string("mse_loss_grad-") + red,
+         hk::mse_loss_grad,
+         dk::mse_loss_grad,
+         {f({}), f({7, 9, 301}), f({7, 9, 301})},
+         {f({7, 9, 301})},
+         {str("reduction", red)}});
   }
   // Normalization: rows above 512 to exercise the chunked column sums.
   add({"layer_norm",

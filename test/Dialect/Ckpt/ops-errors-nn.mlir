@@ -326,6 +326,70 @@ func.func @embedding_grad_shape(%a0: tensor<4x8xf32>, %a1: tensor<4xi64>) {
 
 // -----
 
+// embedding_grad: padding_idx names a row of the table (here 0..99).
+func.func @embedding_grad_padding_past_table(%a0: tensor<4x8xf32>, %a1: tensor<4xi64>) {
+  // expected-error @+1 {{'ckpt.embedding_grad' op expects padding_idx < 100 (a row of the table), got 100}}
+  %0 = ckpt.embedding_grad bwd %a0, %a1 {padding_idx = 100 : i64} : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<100x8xf32>
+  return
+}
+
+// -----
+
+// embedding_grad: padding_idx is not negative (-1 meaning none is spelled by
+// leaving the attribute out).
+func.func @embedding_grad_padding_negative(%a0: tensor<4x8xf32>, %a1: tensor<4xi64>) {
+  // expected-error @+1 {{'ckpt.embedding_grad' op attribute 'padding_idx' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %0 = ckpt.embedding_grad bwd %a0, %a1 {padding_idx = -1 : i64} : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<100x8xf32>
+  return
+}
+
+// -----
+
+// mse_loss: the target has the input's type.
+func.func @mse_loss_target_type(%x: tensor<4x10xf32>, %t: tensor<4x9xf32>) {
+  // expected-error @+1 {{'ckpt.mse_loss' op expects the target type 'tensor<4x10xf32>' (the input's), got 'tensor<4x9xf32>'}}
+  %0 = ckpt.mse_loss fwd mean %x, %t : (tensor<4x10xf32>, tensor<4x9xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// mse_loss: 'none' (a per-element loss) has no ckpt form.
+func.func @mse_loss_none(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ckpt.mse_loss' op expects reduction 'mean' or 'sum' (a scalar loss), got 'none'}}
+  %0 = ckpt.mse_loss fwd none %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// mse_loss: the loss is rank 0 of the input's element type.
+func.func @mse_loss_loss_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ckpt.mse_loss' op expects the loss type 'tensor<f32>', got 'tensor<1xf32>'}}
+  %0 = ckpt.mse_loss fwd sum %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+// mse_loss_grad: the loss gradient is rank 0.
+func.func @mse_loss_grad_grad_type(%g: tensor<4xf32>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'ckpt.mse_loss_grad' op expects the grad type 'tensor<f32>', got 'tensor<4xf32>'}}
+  %0 = ckpt.mse_loss_grad bwd mean %g, %x, %x : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// mse_loss_grad: the result has the input's type.
+func.func @mse_loss_grad_result_type(%g: tensor<bf16>, %x: tensor<4xbf16>) {
+  // expected-error @+1 {{'ckpt.mse_loss_grad' op expects the result type 'tensor<4xbf16>' (the input's), got 'tensor<4xf32>'}}
+  %0 = ckpt.mse_loss_grad bwd sum %g, %x, %x : (tensor<bf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 // cross_entropy: logits have a class dimension.
 func.func @cross_entropy_logits_rank(%a0: tensor<f32>, %a1: tensor<i64>) {
   // expected-error @+1 {{'ckpt.cross_entropy' op expects logits of rank >= 1, got rank 0}}

@@ -335,9 +335,9 @@ func.func @convert_shape(%a0: tensor<4x8xf32>) {
 
 // -----
 
-// convert: only float element types.
+// convert: only the element types of the graph format (no i8).
 func.func @convert_integer(%a0: tensor<4x8xf32>) {
-  // expected-error @+1 {{'ckpt.convert' op result #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4x8xi8>'}}
+  // expected-error @+1 {{'ckpt.convert' op result #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4x8xi8>'}}
   %0 = ckpt.convert fwd %a0 : tensor<4x8xf32> -> tensor<4x8xi8>
   return
 }
@@ -429,6 +429,42 @@ func.func @clamp_infinite_max(%a0: tensor<4x8xf32>) {
 func.func @clamp_nan_min(%a0: tensor<4x8xf32>) {
   // expected-error @+1 {{'ckpt.clamp' op expects a finite min}}
   %0 = ckpt.clamp fwd %a0 min 0x7FF8000000000000 max 6.0 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// hardswish_grad: the gradient and the saved input have one type.
+func.func @hardswish_grad_shape_mismatch(%dy: tensor<4x8xf32>, %x: tensor<4x9xf32>) {
+  // expected-error @+1 {{'ckpt.hardswish_grad' op requires the same type for all operands and results}}
+  %0 = "ckpt.hardswish_grad"(%dy, %x) <{phase = 1 : i32}> : (tensor<4x8xf32>, tensor<4x9xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// hardsigmoid_grad: float tensors only.
+func.func @hardsigmoid_grad_integer(%dy: tensor<4xi64>) {
+  // expected-error @+1 {{'ckpt.hardsigmoid_grad' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values}}
+  %0 = ckpt.hardsigmoid_grad bwd %dy, %dy : tensor<4xi64>
+  return
+}
+
+// -----
+
+// hardswish: the result has the input's element type.
+func.func @hardswish_result_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'ckpt.hardswish' op requires the same type for all operands and results}}
+  %0 = "ckpt.hardswish"(%x) <{phase = 0 : i32}> : (tensor<4xf32>) -> tensor<4xbf16>
+  return
+}
+
+// -----
+
+// sin: float tensors only.
+func.func @sin_integer(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ckpt.sin' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values}}
+  %0 = ckpt.sin fwd %x : tensor<4xi32>
   return
 }
 

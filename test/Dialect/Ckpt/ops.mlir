@@ -310,18 +310,27 @@ func.func @pow(%x: tensor<4x8xf32>, %y: tensor<3xbf16>) -> (tensor<4x8xf32>, ten
 
 // -----
 
-// convert: changes only the element type, between f32, bf16 and f16.
+// convert: changes only the element type, between any two of f32, bf16,
+// f16, i1, i32 and i64.
 // CHECK-LABEL: func.func @convert(
-//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xbf16>, %[[Z:[^:]+]]: tensor<2xf16>)
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x8xf32>, %[[Y:[^:]+]]: tensor<4x8xbf16>, %[[Z:[^:]+]]: tensor<2xf16>, %[[I:[^:]+]]: tensor<3xi64>, %[[M:[^:]+]]: tensor<3xi1>)
 //   CHECK:      %[[V0:[^ ,:]+]] = ckpt.convert fwd %[[X]] : tensor<4x8xf32> -> tensor<4x8xbf16>
 //   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.convert bwd %[[Y]] : tensor<4x8xbf16> -> tensor<4x8xf32>
 //   CHECK-NEXT: %[[V2:[^ ,:]+]] = ckpt.convert opt %[[Z]] : tensor<2xf16> -> tensor<2xbf16>
-//   CHECK-NEXT: return %[[V0]], %[[V1]], %[[V2]] : tensor<4x8xbf16>, tensor<4x8xf32>, tensor<2xbf16>
-func.func @convert(%x: tensor<4x8xf32>, %y: tensor<4x8xbf16>, %z: tensor<2xf16>) -> (tensor<4x8xbf16>, tensor<4x8xf32>, tensor<2xbf16>) {
+//   CHECK-NEXT: %[[V3:[^ ,:]+]] = ckpt.convert fwd %[[I]] : tensor<3xi64> -> tensor<3xi1>
+//   CHECK-NEXT: %[[V4:[^ ,:]+]] = ckpt.convert fwd %[[M]] : tensor<3xi1> -> tensor<3xf32>
+//   CHECK-NEXT: %[[V5:[^ ,:]+]] = ckpt.convert fwd %[[X]] : tensor<4x8xf32> -> tensor<4x8xi32>
+//   CHECK-NEXT: %[[V6:[^ ,:]+]] = ckpt.convert fwd %[[I]] : tensor<3xi64> -> tensor<3xi32>
+//   CHECK-NEXT: return
+func.func @convert(%x: tensor<4x8xf32>, %y: tensor<4x8xbf16>, %z: tensor<2xf16>, %i: tensor<3xi64>, %m: tensor<3xi1>) -> (tensor<4x8xbf16>, tensor<4x8xf32>, tensor<2xbf16>, tensor<3xi1>, tensor<3xf32>, tensor<4x8xi32>, tensor<3xi32>) {
   %0 = ckpt.convert fwd %x : tensor<4x8xf32> -> tensor<4x8xbf16>
   %1 = ckpt.convert bwd %y : tensor<4x8xbf16> -> tensor<4x8xf32>
   %2 = ckpt.convert opt %z : tensor<2xf16> -> tensor<2xbf16>
-  return %0, %1, %2 : tensor<4x8xbf16>, tensor<4x8xf32>, tensor<2xbf16>
+  %3 = ckpt.convert fwd %i : tensor<3xi64> -> tensor<3xi1>
+  %4 = ckpt.convert fwd %m : tensor<3xi1> -> tensor<3xf32>
+  %5 = ckpt.convert fwd %x : tensor<4x8xf32> -> tensor<4x8xi32>
+  %6 = ckpt.convert fwd %i : tensor<3xi64> -> tensor<3xi32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4x8xbf16>, tensor<4x8xf32>, tensor<2xbf16>, tensor<3xi1>, tensor<3xf32>, tensor<4x8xi32>, tensor<3xi32>
 }
 
 // -----
@@ -417,6 +426,29 @@ func.func @clamp(%x: tensor<4x8xf32>, %dy: tensor<4x8xf32>, %h: tensor<8xbf16>) 
   %2 = ckpt.clamp opt %h min -0.25 max -0.25 : tensor<8xbf16>
   %3 = ckpt.clamp_grad bwd %h, %h min -1.0 max 0.1 : tensor<8xbf16>
   return %0, %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xbf16>, tensor<8xbf16>
+}
+
+// -----
+
+// hardswish / hardsigmoid and their gradients: f32 and bf16, the gradients
+// read the saved forward input; sin / cos on a rank-0 tensor and on f16.
+// CHECK-LABEL: func.func @hard_activations(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x8xf32>, %[[DY:[^:]+]]: tensor<4x8xf32>, %[[H:[^:]+]]: tensor<8xbf16>, %[[S:[^:]+]]: tensor<f32>, %[[F:[^:]+]]: tensor<3xf16>)
+//   CHECK:      %[[V0:[^ ,:]+]] = ckpt.hardswish fwd %[[X]] : tensor<4x8xf32>
+//   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.hardswish_grad bwd %[[DY]], %[[X]] : tensor<4x8xf32>
+//   CHECK-NEXT: %[[V2:[^ ,:]+]] = ckpt.hardsigmoid fwd %[[H]] : tensor<8xbf16>
+//   CHECK-NEXT: %[[V3:[^ ,:]+]] = ckpt.hardsigmoid_grad bwd %[[H]], %[[H]] : tensor<8xbf16>
+//   CHECK-NEXT: %[[V4:[^ ,:]+]] = ckpt.sin fwd %[[S]] : tensor<f32>
+//   CHECK-NEXT: %[[V5:[^ ,:]+]] = ckpt.cos bwd %[[F]] : tensor<3xf16>
+//   CHECK-NEXT: return %[[V0]], %[[V1]], %[[V2]], %[[V3]], %[[V4]], %[[V5]] :
+func.func @hard_activations(%x: tensor<4x8xf32>, %dy: tensor<4x8xf32>, %h: tensor<8xbf16>, %s: tensor<f32>, %f: tensor<3xf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xbf16>, tensor<8xbf16>, tensor<f32>, tensor<3xf16>) {
+  %0 = ckpt.hardswish fwd %x : tensor<4x8xf32>
+  %1 = ckpt.hardswish_grad bwd %dy, %x : tensor<4x8xf32>
+  %2 = ckpt.hardsigmoid fwd %h : tensor<8xbf16>
+  %3 = ckpt.hardsigmoid_grad bwd %h, %h : tensor<8xbf16>
+  %4 = ckpt.sin fwd %s : tensor<f32>
+  %5 = ckpt.cos bwd %f : tensor<3xf16>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xbf16>, tensor<8xbf16>, tensor<f32>, tensor<3xf16>
 }
 
 // -----
@@ -589,14 +621,20 @@ func.func @embedding(%table: tensor<100x8xf32>, %ids: tensor<2x4xi64>, %id: tens
 
 // -----
 
-// embedding_grad: the result type gives the table shape.
+// embedding_grad: the result type gives the table shape; padding_idx, when
+// present, is printed in the attribute dictionary (rows 0 and 99, the first
+// and last of the table).
 // CHECK-LABEL: func.func @embedding_grad(
 //  CHECK-SAME:     %[[DY:[^:]+]]: tensor<2x4x8xbf16>, %[[IDS:[^:]+]]: tensor<2x4xi32>)
 //   CHECK:      %[[V0:[^ ,:]+]] = ckpt.embedding_grad bwd %[[DY]], %[[IDS]] : (tensor<2x4x8xbf16>, tensor<2x4xi32>) -> tensor<100x8xbf16>
-//   CHECK-NEXT: return %[[V0]] : tensor<100x8xbf16>
-func.func @embedding_grad(%dy: tensor<2x4x8xbf16>, %ids: tensor<2x4xi32>) -> tensor<100x8xbf16> {
+//   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.embedding_grad bwd %[[DY]], %[[IDS]] {padding_idx = 0 : i64} : (tensor<2x4x8xbf16>, tensor<2x4xi32>) -> tensor<100x8xbf16>
+//   CHECK-NEXT: %[[V2:[^ ,:]+]] = ckpt.embedding_grad bwd %[[DY]], %[[IDS]] {padding_idx = 99 : i64} : (tensor<2x4x8xbf16>, tensor<2x4xi32>) -> tensor<100x8xbf16>
+//   CHECK-NEXT: return %[[V0]], %[[V1]], %[[V2]] : tensor<100x8xbf16>, tensor<100x8xbf16>, tensor<100x8xbf16>
+func.func @embedding_grad(%dy: tensor<2x4x8xbf16>, %ids: tensor<2x4xi32>) -> (tensor<100x8xbf16>, tensor<100x8xbf16>, tensor<100x8xbf16>) {
   %0 = ckpt.embedding_grad bwd %dy, %ids : (tensor<2x4x8xbf16>, tensor<2x4xi32>) -> tensor<100x8xbf16>
-  return %0 : tensor<100x8xbf16>
+  %1 = ckpt.embedding_grad bwd %dy, %ids {padding_idx = 0 : i64} : (tensor<2x4x8xbf16>, tensor<2x4xi32>) -> tensor<100x8xbf16>
+  %2 = ckpt.embedding_grad bwd %dy, %ids {padding_idx = 99 : i64} : (tensor<2x4x8xbf16>, tensor<2x4xi32>) -> tensor<100x8xbf16>
+  return %0, %1, %2 : tensor<100x8xbf16>, tensor<100x8xbf16>, tensor<100x8xbf16>
 }
 
 // -----
@@ -627,6 +665,23 @@ func.func @cross_entropy_grad(%dl: tensor<f32>, %dls: tensor<4xf32>, %logits: te
   %0 = ckpt.cross_entropy_grad bwd mean %dl, %logits, %t, %lse : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x10xf32>
   %1 = ckpt.cross_entropy_grad bwd none %dls, %logits, %t, %lse {ignore_index = -1 : i64} : (tensor<4xf32>, tensor<4x10xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x10xf32>
   return %0, %1 : tensor<4x10xf32>, tensor<4x10xf32>
+}
+
+// -----
+
+// mse_loss / mse_loss_grad: mean and sum to a rank-0 loss of the input's
+// element type; the gradient takes the rank-0 loss gradient, input, target.
+// CHECK-LABEL: func.func @mse_loss(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x10xf32>, %[[T:[^:]+]]: tensor<4x10xf32>, %[[H:[^:]+]]: tensor<3xbf16>, %[[DL:[^:]+]]: tensor<f32>)
+//   CHECK:      %[[L0:[^ ,:]+]] = ckpt.mse_loss fwd mean %[[X]], %[[T]] : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32>
+//   CHECK-NEXT: %[[L1:[^ ,:]+]] = ckpt.mse_loss fwd sum %[[H]], %[[H]] : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<bf16>
+//   CHECK-NEXT: %[[DX:[^ ,:]+]] = ckpt.mse_loss_grad bwd mean %[[DL]], %[[X]], %[[T]] : (tensor<f32>, tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<4x10xf32>
+//   CHECK-NEXT: return %[[L0]], %[[L1]], %[[DX]] : tensor<f32>, tensor<bf16>, tensor<4x10xf32>
+func.func @mse_loss(%x: tensor<4x10xf32>, %t: tensor<4x10xf32>, %h: tensor<3xbf16>, %dl: tensor<f32>) -> (tensor<f32>, tensor<bf16>, tensor<4x10xf32>) {
+  %0 = ckpt.mse_loss fwd mean %x, %t : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32>
+  %1 = ckpt.mse_loss fwd sum %h, %h : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<bf16>
+  %2 = ckpt.mse_loss_grad bwd mean %dl, %x, %t : (tensor<f32>, tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<4x10xf32>
+  return %0, %1, %2 : tensor<f32>, tensor<bf16>, tensor<4x10xf32>
 }
 
 // -----

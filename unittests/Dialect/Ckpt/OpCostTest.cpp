@@ -301,6 +301,39 @@ TEST_F(OpCostTest, Convert) {
   EXPECT_FALSE(view);
 }
 
+TEST_F(OpCostTest, ConvertIntegersAndMasks) {
+  // i64 -> i1: 8 bytes read and 1 written per element, no FLOPs (the
+  // `!= 0` of a conversion is not counted, as no conversion is).
+  auto [toMask, toMaskView] = costOf(R"mlir(
+    func.func @f(%x: tensor<3x5xi64>) -> tensor<3x5xi1> {
+      %y = ckpt.convert fwd %x : tensor<3x5xi64> -> tensor<3x5xi1>
+      return %y : tensor<3x5xi1>
+    })mlir");
+  EXPECT_EQ(toMask.flops, 0);
+  EXPECT_EQ(toMask.bytesRead, 15 * 8);
+  EXPECT_EQ(toMask.bytesWritten, 15 * 1);
+  EXPECT_FALSE(toMaskView);
+  // i1 -> f32 and f32 -> i32.
+  auto [fromMask, fromMaskView] = costOf(R"mlir(
+    func.func @f(%x: tensor<7xi1>) -> tensor<7xf32> {
+      %y = ckpt.convert fwd %x : tensor<7xi1> -> tensor<7xf32>
+      return %y : tensor<7xf32>
+    })mlir");
+  EXPECT_EQ(fromMask.flops, 0);
+  EXPECT_EQ(fromMask.bytesRead, 7);
+  EXPECT_EQ(fromMask.bytesWritten, 7 * 4);
+  EXPECT_FALSE(fromMaskView);
+  auto [toInt, toIntView] = costOf(R"mlir(
+    func.func @f(%x: tensor<7xf32>) -> tensor<7xi32> {
+      %y = ckpt.convert bwd %x : tensor<7xf32> -> tensor<7xi32>
+      return %y : tensor<7xi32>
+    })mlir");
+  EXPECT_EQ(toInt.flops, 0);
+  EXPECT_EQ(toInt.bytesRead, 7 * 4);
+  EXPECT_EQ(toInt.bytesWritten, 7 * 4);
+  EXPECT_FALSE(toIntView);
+}
+
 //===----------------------------------------------------------------------===//
 // Activations and their gradients
 //===----------------------------------------------------------------------===//
@@ -428,6 +461,75 @@ TEST_F(OpCostTest, ClampGrad) {
   EXPECT_EQ(cost.bytesWritten, 4 * 6 * 4);
   EXPECT_EQ(cost.workspaceBytes, 0);
   EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, HardActivations) {
+  // N = 3*5 = 15 f16 elements (2 bytes each).
+  auto [swish, swishView] = costOf(R"mlir(
+    func.func @f(%x: tensor<3x5xf16>) -> tensor<3x5xf16> {
+      %y = ckpt.hardswish fwd %x : tensor<3x5xf16>
+      return %y : tensor<3x5xf16>
+    })mlir");
+  EXPECT_EQ(swish.flops, 5 * 15); // add, max, min, mul, div
+  EXPECT_EQ(swish.bytesRead, 15 * 2);
+  EXPECT_EQ(swish.bytesWritten, 15 * 2);
+  EXPECT_EQ(swish.workspaceBytes, 0);
+  EXPECT_FALSE(swishView);
+  auto [sig, sigView] = costOf(R"mlir(
+    func.func @f(%x: tensor<3x5xf16>) -> tensor<3x5xf16> {
+      %y = ckpt.hardsigmoid fwd %x : tensor<3x5xf16>
+      return %y : tensor<3x5xf16>
+    })mlir");
+  EXPECT_EQ(sig.flops, 4 * 15); // add, max, min, div
+  EXPECT_EQ(sig.bytesRead, 15 * 2);
+  EXPECT_EQ(sig.bytesWritten, 15 * 2);
+  EXPECT_FALSE(sigView);
+}
+
+TEST_F(OpCostTest, HardActivationGrads) {
+  // N = 4*6 = 24 f32 elements; dy and x are read.
+  auto [swish, swishView] = costOf(R"mlir(
+    func.func @f(%dy: tensor<4x6xf32>, %x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+      %dx = ckpt.hardswish_grad bwd %dy, %x : tensor<4x6xf32>
+      return %dx : tensor<4x6xf32>
+    })mlir");
+  EXPECT_EQ(swish.flops, 5 * 24); // two comparisons, div, add, mul
+  EXPECT_EQ(swish.bytesRead, 2 * 24 * 4);
+  EXPECT_EQ(swish.bytesWritten, 24 * 4);
+  EXPECT_EQ(swish.workspaceBytes, 0);
+  EXPECT_FALSE(swishView);
+  auto [sig, sigView] = costOf(R"mlir(
+    func.func @f(%dy: tensor<4x6xf32>, %x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+      %dx = ckpt.hardsigmoid_grad bwd %dy, %x : tensor<4x6xf32>
+      return %dx : tensor<4x6xf32>
+    })mlir");
+  EXPECT_EQ(sig.flops, 3 * 24); // two comparisons, mul
+  EXPECT_EQ(sig.bytesRead, 2 * 24 * 4);
+  EXPECT_EQ(sig.bytesWritten, 24 * 4);
+  EXPECT_FALSE(sigView);
+}
+
+TEST_F(OpCostTest, SinCos) {
+  // One FLOP per element, like the other transcendental functions; rank 0
+  // has one element.
+  auto [sin, sinView] = costOf(R"mlir(
+    func.func @f(%x: tensor<2x7xbf16>) -> tensor<2x7xbf16> {
+      %y = ckpt.sin fwd %x : tensor<2x7xbf16>
+      return %y : tensor<2x7xbf16>
+    })mlir");
+  EXPECT_EQ(sin.flops, 14);
+  EXPECT_EQ(sin.bytesRead, 14 * 2);
+  EXPECT_EQ(sin.bytesWritten, 14 * 2);
+  EXPECT_FALSE(sinView);
+  auto [cos, cosView] = costOf(R"mlir(
+    func.func @f(%x: tensor<f32>) -> tensor<f32> {
+      %y = ckpt.cos fwd %x : tensor<f32>
+      return %y : tensor<f32>
+    })mlir");
+  EXPECT_EQ(cos.flops, 1);
+  EXPECT_EQ(cos.bytesRead, 4);
+  EXPECT_EQ(cos.bytesWritten, 4);
+  EXPECT_FALSE(cosView);
 }
 
 //===----------------------------------------------------------------------===//
@@ -840,6 +942,20 @@ TEST_F(OpCostTest, EmbeddingGrad) {
   EXPECT_FALSE(view);
 }
 
+TEST_F(OpCostTest, EmbeddingGradPaddingIndex) {
+  // padding_idx does not change the cost: which rows it drops is data.
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%dy: tensor<2x3x8xf32>, %ids: tensor<2x3xi32>) -> tensor<100x8xf32> {
+      %dt = ckpt.embedding_grad bwd %dy, %ids {padding_idx = 0 : i64} : (tensor<2x3x8xf32>, tensor<2x3xi32>) -> tensor<100x8xf32>
+      return %dt : tensor<100x8xf32>
+    })mlir");
+  EXPECT_EQ(cost.flops, 2 * 3 * 8);
+  EXPECT_EQ(cost.bytesRead, 2 * 3 * 8 * 4 + 6 * 4); // grad + i32 indices
+  EXPECT_EQ(cost.bytesWritten, 100 * 8 * 4);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
 TEST_F(OpCostTest, CrossEntropyMean) {
   // N = 40 logits in R = 4 rows.
   auto [cost, view] = costOf(R"mlir(
@@ -911,6 +1027,41 @@ TEST_F(OpCostTest, CrossEntropyGradNone) {
   EXPECT_EQ(cost.flops, 3 * 21 + 3); // 3N + R
   EXPECT_EQ(cost.bytesRead, 3 * 2 + 21 * 2 + 3 * 4 + 3 * 4);
   EXPECT_EQ(cost.bytesWritten, 21 * 2);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, MseLoss) {
+  // N = 4*10 = 40 f32 elements: subtract, square, add each (3N), plus one
+  // division for mean; reads input and target, writes the 4-byte scalar.
+  for (auto [reduction, flops] : {std::pair<const char *, int64_t>{"mean", 121},
+                                  {"sum", 120}}) {
+    auto [cost, view] = costOf(std::string(R"mlir(
+      func.func @f(%x: tensor<4x10xf32>, %t: tensor<4x10xf32>) -> tensor<f32> {
+        %l = ckpt.mse_loss fwd )mlir") + reduction + R"mlir( %x, %t
+            : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32>
+        return %l : tensor<f32>
+      })mlir");
+    EXPECT_EQ(cost.flops, flops) << reduction;
+    EXPECT_EQ(cost.bytesRead, 2 * 40 * 4);
+    EXPECT_EQ(cost.bytesWritten, 4);
+    EXPECT_EQ(cost.workspaceBytes, 0);
+    EXPECT_FALSE(view);
+  }
+}
+
+TEST_F(OpCostTest, MseLossGrad) {
+  // N = 40 bf16 elements: subtract and two products each (3N); reads the
+  // scalar gradient, input and target, writes the input gradient.
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%g: tensor<bf16>, %x: tensor<4x10xbf16>, %t: tensor<4x10xbf16>) -> tensor<4x10xbf16> {
+      %dx = ckpt.mse_loss_grad bwd mean %g, %x, %t
+          : (tensor<bf16>, tensor<4x10xbf16>, tensor<4x10xbf16>) -> tensor<4x10xbf16>
+      return %dx : tensor<4x10xbf16>
+    })mlir");
+  EXPECT_EQ(cost.flops, 3 * 40);
+  EXPECT_EQ(cost.bytesRead, 2 + 2 * 40 * 2);
+  EXPECT_EQ(cost.bytesWritten, 40 * 2);
   EXPECT_EQ(cost.workspaceBytes, 0);
   EXPECT_FALSE(view);
 }

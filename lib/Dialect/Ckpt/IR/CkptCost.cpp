@@ -199,6 +199,16 @@ OpCost ClampOp::getCost() { return getElementwiseCost(*this, 2); }
 
 OpCost ClampGradOp::getCost() { return getElementwiseCost(*this, 2); }
 
+// Hard activations: every addition, product, division, min, max and
+// comparison per element counts (CkptOps.td states each formula).
+OpCost HardswishOp::getCost() { return getElementwiseCost(*this, 5); }
+
+OpCost HardswishGradOp::getCost() { return getElementwiseCost(*this, 5); }
+
+OpCost HardsigmoidOp::getCost() { return getElementwiseCost(*this, 4); }
+
+OpCost HardsigmoidGradOp::getCost() { return getElementwiseCost(*this, 3); }
+
 //===----------------------------------------------------------------------===//
 // Softmax and normalization
 //===----------------------------------------------------------------------===//
@@ -328,6 +338,21 @@ OpCost CrossEntropyGradOp::getCost() {
   int64_t n = numel(getLogits()), r = numel(getTargets());
   OpCost cost = getDataMovementCost(*this);
   cost.flops = sum(product(3, n), r);
+  return cost;
+}
+
+// Subtract, square and add per element; `mean` divides once.
+OpCost MseLossOp::getCost() {
+  OpCost cost = getDataMovementCost(*this);
+  cost.flops = addSat(product(3, numel(getInput())),
+                      getReduction() == LossReduction::Mean ? 1 : 0);
+  return cost;
+}
+
+// Subtract and two products per element.
+OpCost MseLossGradOp::getCost() {
+  OpCost cost = getDataMovementCost(*this);
+  cost.flops = product(3, numel(getInput()));
   return cost;
 }
 

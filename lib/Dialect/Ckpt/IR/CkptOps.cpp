@@ -361,9 +361,18 @@ LogicalResult EmbeddingGradOp::verify() {
   if (failed(verifyRank(*this, getResult(), 2, "a result (the table)")) ||
       failed(verifySameElementType(*this, getGrad(), getResult())))
     return failure();
-  return verifyShape(*this, getGrad(),
-                     concat(shapeOf(getIndices()), {shapeOf(getResult())[1]}),
-                     "a gradient (indices shape + embedding dim)");
+  if (failed(verifyShape(
+          *this, getGrad(),
+          concat(shapeOf(getIndices()), {shapeOf(getResult())[1]}),
+          "a gradient (indices shape + embedding dim)")))
+    return failure();
+  // The attribute constraint makes it non-negative; it must name a row.
+  int64_t rows = shapeOf(getResult())[0];
+  if (std::optional<uint64_t> padding = getPaddingIdx();
+      padding && static_cast<int64_t>(*padding) >= rows)
+    return emitOpError() << "expects padding_idx < " << rows
+                         << " (a row of the table), got " << *padding;
+  return success();
 }
 
 /// Shape of the loss for a reduction over rows of shape `rows`.
@@ -401,6 +410,41 @@ LogicalResult CrossEntropyGradOp::verify() {
   if (getResult().getType() != getLogits().getType())
     return emitOpError() << "expects the result type " << getLogits().getType()
                          << " (the logits'), got " << getResult().getType();
+  return success();
+}
+
+/// The operands of `mse_loss` / `mse_loss_grad`: input and target of one
+/// type, a reduction to a scalar (`mean` or `sum`), and the loss or its
+/// gradient `scalar` rank 0 of the input's element type.
+static LogicalResult verifyMseLoss(Operation *op, Value input, Value target,
+                                   Value scalar, LossReduction reduction,
+                                   StringRef scalarName) {
+  if (input.getType() != target.getType())
+    return op->emitOpError() << "expects the target type " << input.getType()
+                             << " (the input's), got " << target.getType();
+  if (reduction == LossReduction::None)
+    return op->emitOpError()
+           << "expects reduction 'mean' or 'sum' (a scalar loss), got 'none'";
+  auto expected = RankedTensorType::get(
+      {}, cast<ShapedType>(input.getType()).getElementType());
+  if (scalar.getType() != expected)
+    return op->emitOpError() << "expects the " << scalarName << " type "
+                             << expected << ", got " << scalar.getType();
+  return success();
+}
+
+LogicalResult MseLossOp::verify() {
+  return verifyMseLoss(*this, getInput(), getTarget(), getLoss(),
+                       getReduction(), "loss");
+}
+
+LogicalResult MseLossGradOp::verify() {
+  if (failed(verifyMseLoss(*this, getInput(), getTarget(), getGrad(),
+                           getReduction(), "grad")))
+    return failure();
+  if (getResult().getType() != getInput().getType())
+    return emitOpError() << "expects the result type " << getInput().getType()
+                         << " (the input's), got " << getResult().getType();
   return success();
 }
 

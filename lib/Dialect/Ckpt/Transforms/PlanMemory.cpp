@@ -71,9 +71,10 @@ private:
 /// elements at its own position.
 static bool isElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
-             TanhOp, PowOp, ConvertOp, ReluOp, SigmoidOp, SiluOp, GeluOp,
-             ReluGradOp, SigmoidGradOp, TanhGradOp, SiluGradOp, GeluGradOp,
-             ClampOp, ClampGradOp, DropoutOp, DropoutGradOp>(op);
+             TanhOp, SinOp, CosOp, PowOp, ConvertOp, ReluOp, SigmoidOp,
+             SiluOp, GeluOp, ReluGradOp, SigmoidGradOp, TanhGradOp, SiluGradOp, GeluGradOp,
+             ClampOp, ClampGradOp, HardswishOp, HardswishGradOp,
+             HardsigmoidOp, HardsigmoidGradOp, DropoutOp, DropoutGradOp>(op);
 }
 
 /// Builds the packing problem of `t`: one buffer per timeline buffer (in

@@ -72,6 +72,11 @@ const int64_t *padLow(const Tensor &input, const Tensor &result,
 int gatherDim(const Tensor &input, const Tensor &index, const Tensor &result,
               const Attrs &attrs);
 
+/// The optional `padding_idx` attribute of an `embedding_grad` call of `op`
+/// on a table of `rows` rows, or -1 when absent; throws KernelError unless it
+/// is a row of the table. Shared by the host and device kernels.
+int64_t embeddingPaddingIndex(const Attrs &attrs, int64_t rows, const char *op);
+
 namespace kernels {
 #define CKPT_KERNEL(NAME)                                                      \
   void NAME(ExecContext &ctx, TensorList operands, TensorList results,         \
@@ -89,6 +94,8 @@ CKPT_KERNEL(log)
 CKPT_KERNEL(sqrt)
 CKPT_KERNEL(rsqrt)
 CKPT_KERNEL(tanh)
+CKPT_KERNEL(sin)
+CKPT_KERNEL(cos)
 CKPT_KERNEL(pow)
 CKPT_KERNEL(convert)
 CKPT_KERNEL(relu)
@@ -102,6 +109,10 @@ CKPT_KERNEL(silu_grad)
 CKPT_KERNEL(gelu_grad)
 CKPT_KERNEL(clamp)
 CKPT_KERNEL(clamp_grad)
+CKPT_KERNEL(hardswish)
+CKPT_KERNEL(hardswish_grad)
+CKPT_KERNEL(hardsigmoid)
+CKPT_KERNEL(hardsigmoid_grad)
 CKPT_KERNEL(softmax)
 CKPT_KERNEL(log_softmax)
 CKPT_KERNEL(softmax_grad)
@@ -118,6 +129,8 @@ CKPT_KERNEL(embedding)
 CKPT_KERNEL(embedding_grad)
 CKPT_KERNEL(cross_entropy)
 CKPT_KERNEL(cross_entropy_grad)
+CKPT_KERNEL(mse_loss)
+CKPT_KERNEL(mse_loss_grad)
 CKPT_KERNEL(reduce_sum)
 CKPT_KERNEL(reduce_mean)
 CKPT_KERNEL(reduce_max)

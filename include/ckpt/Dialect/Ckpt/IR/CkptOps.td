@@ -213,6 +213,11 @@ def Ckpt_SqrtOp : Ckpt_UnaryOp<"sqrt", 1, "sqrt(x)">;
 def Ckpt_RsqrtOp : Ckpt_UnaryOp<"rsqrt", 1, "1 / sqrt(x)">;
 def Ckpt_TanhOp : Ckpt_UnaryOp<"tanh", 1, "tanh(x)">;
 
+// Sine and cosine (rotary position embeddings). One FLOP per element, as for
+// the other transcendental functions.
+def Ckpt_SinOp : Ckpt_UnaryOp<"sin", 1, "sin(x)">;
+def Ckpt_CosOp : Ckpt_UnaryOp<"cos", 1, "cos(x)">;
+
 def Ckpt_PowOp : Ckpt_Op<"pow", [SameOperandsAndResultType]> {
   let summary = "elementwise power by a scalar exponent";
   let description = [{
@@ -230,17 +235,31 @@ def Ckpt_PowOp : Ckpt_Op<"pow", [SameOperandsAndResultType]> {
 }
 
 def Ckpt_ConvertOp : Ckpt_Op<"convert", [SameOperandsAndResultShape]> {
-  let summary = "element type conversion between f32, f16 and bf16";
+  let summary = "element type conversion between any two element types";
   let description = [{
-    Converts every element to the result's element type (round to nearest
-    even). Cost: 0 FLOPs; reads the input, writes the result.
+    Converts every element to the result's element type (f32, f16, bf16,
+    i1, i32 or i64 each way) with PyTorch's `Tensor.to` (`_to_copy`)
+    semantics:
+
+    - float to float rounds to nearest even (f16 overflows to infinity);
+    - integer or i1 to float is exact or rounds to nearest even (i1 is 0 or
+      1); to f16/bf16 the integer first rounds to f32, as PyTorch converts;
+    - float to i32/i64 truncates toward zero; NaN and values outside the
+      integer's range give its minimum (`-2^31`, `-2^63`), as PyTorch on x86
+      CPUs (whose conversion instruction returns that pattern);
+    - i64 to i32 keeps the low 32 bits (two's complement), i32 to i64 sign
+      extends, i1 to an integer is 0 or 1;
+    - anything to i1 is `x != 0` (so NaN and -0.0 give 1 and 0).
+
+    Cost: 0 FLOPs; reads the input, writes the result.
 
     ```mlir
     %y = ckpt.convert fwd %x : tensor<4x8xf32> -> tensor<4x8xbf16>
+    %m = ckpt.convert fwd %ids : tensor<4x8xi64> -> tensor<4x8xi1>
     ```
   }];
-  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input);
-  let results = (outs Ckpt_FloatTensor:$result);
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input);
+  let results = (outs Ckpt_AnyTensor:$result);
   let assemblyFormat = "$phase $input attr-dict `:` type($input) `->` type($result)";
 }
 
@@ -515,6 +534,87 @@ def Ckpt_ClampGradOp : Ckpt_Op<"clamp_grad", [SameOperandsAndResultType]> {
     $phase $grad `,` $saved `min` $min `max` $max attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
+}
+
+// Hard activations (MobileNetV3) and their gradients.
+
+def Ckpt_HardswishOp : Ckpt_Op<"hardswish", [SameOperandsAndResultType]> {
+  let summary = "hard swish activation: x * clamp(x + 3, 0, 6) / 6";
+  let description = [{
+    `y = x * min(max(x + 3, 0), 6) / 6` elementwise, evaluated in this order
+    in f32 (the product first, then the division by 6), as PyTorch's
+    `hardswish`: bit-identical for f32, `hardswish(-3) = -0`, and a NaN
+    input gives NaN. Cost: 5 FLOPs per element (the addition, `max`, `min`,
+    the product and the division); reads the input and writes the result
+    once.
+
+    ```mlir
+    %y = ckpt.hardswish fwd %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($result)";
+}
+
+def Ckpt_HardswishGradOp : Ckpt_Op<"hardswish_grad",
+                                   [SameOperandsAndResultType]> {
+  let summary = "gradient of hardswish from the saved forward input";
+  let description = [{
+    `dx = x < -3 ? 0 : (x >= 3 ? dy : dy * (x / 3 + 0.5))` elementwise from
+    the incoming gradient `grad` and the saved forward input `x`, in f32: the
+    inequalities of PyTorch's vectorized `hardswish_backward` (its CPU and
+    CUDA kernels for all but a tensor's last few elements), so
+    `dx(-3) = -dy / 2`, `dx(3) = dy` and a NaN input gives NaN. (PyTorch
+    1.13's scalar CPU loop, which only handles the remainder of a tensor
+    after its vector blocks, differs at `x = 3` and for NaN.) Cost: 5 FLOPs
+    per element (two comparisons, the division, the addition, the product).
+
+    ```mlir
+    %dx = ckpt.hardswish_grad bwd %dy, %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$saved);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $grad `,` $saved attr-dict `:` type($result)";
+}
+
+def Ckpt_HardsigmoidOp : Ckpt_Op<"hardsigmoid", [SameOperandsAndResultType]> {
+  let summary = "hard sigmoid activation: clamp(x + 3, 0, 6) / 6";
+  let description = [{
+    `y = min(max(x + 3, 0), 6) / 6` elementwise in f32, as PyTorch's
+    `hardsigmoid` (bit-identical for f32; a NaN input gives NaN). Cost:
+    4 FLOPs per element (the addition, `max`, `min`, the division); reads
+    the input and writes the result once.
+
+    ```mlir
+    %y = ckpt.hardsigmoid fwd %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($result)";
+}
+
+def Ckpt_HardsigmoidGradOp : Ckpt_Op<"hardsigmoid_grad",
+                                     [SameOperandsAndResultType]> {
+  let summary = "gradient of hardsigmoid from the saved forward input";
+  let description = [{
+    `dx = (x > -3 && x < 3) ? dy * (1/6) : 0` elementwise from the incoming
+    gradient `grad` and the saved forward input `x`, in f32 with `1/6`
+    rounded to f32 (a product, not a division), as PyTorch's
+    `hardsigmoid_backward`: zero at `x = -3` and `x = 3` themselves and for a
+    NaN input. Cost: 3 FLOPs per element (two comparisons, the product).
+
+    ```mlir
+    %dx = ckpt.hardsigmoid_grad bwd %dy, %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
+                       Ckpt_FloatTensor:$saved);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = "$phase $grad `,` $saved attr-dict `:` type($result)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -823,15 +923,21 @@ def Ckpt_EmbeddingGradOp : Ckpt_Op<"embedding_grad"> {
   let summary = "gradient of an embedding table (scatter-add of rows)";
   let description = [{
     Zero-fills a `[V, D]` gradient (the result type) and adds each row of
-    `grad` into the row its index selects. Cost: one FLOP per element of
-    `grad`; reads `grad` and the indices, writes the whole table gradient.
+    `grad` into the row its index selects. With `padding_idx` (a row of the
+    table, `0 <= padding_idx < V`), rows of `grad` whose index equals it
+    contribute nothing, so that table row's gradient is zero, as PyTorch's
+    `embedding_dense_backward` (absent: every row counts). Cost: one FLOP
+    per element of `grad` whatever the padding (the indices are data);
+    reads `grad` and the indices, writes the whole table gradient.
 
     ```mlir
     %dt = ckpt.embedding_grad bwd %dy, %ids : (tensor<2x4x8xf32>, tensor<2x4xi64>) -> tensor<100x8xf32>
+    %dp = ckpt.embedding_grad bwd %dy, %ids {padding_idx = 0 : i64} : (tensor<2x4x8xf32>, tensor<2x4xi64>) -> tensor<100x8xf32>
     ```
   }];
   let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
-                       Ckpt_IndexTensor:$indices);
+                       Ckpt_IndexTensor:$indices,
+                       OptionalAttr<Ckpt_NonNegI64Attr>:$padding_idx);
   let results = (outs Ckpt_FloatTensor:$result);
   let assemblyFormat = [{
     $phase $grad `,` $indices attr-dict `:` functional-type(operands, results)
@@ -885,6 +991,59 @@ def Ckpt_CrossEntropyGradOp : Ckpt_Op<"cross_entropy_grad"> {
   let results = (outs Ckpt_FloatTensor:$result);
   let assemblyFormat = [{
     $phase $reduction $grad `,` $logits `,` $targets `,` $lse attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_MseLossOp : Ckpt_Op<"mse_loss"> {
+  let summary = "mean squared error loss (mean or sum reduction)";
+  let description = [{
+    `loss = reduce((input - target)^2)` over all elements of two tensors of
+    one type: `sum` adds the N squares, `mean` divides that sum by N (as
+    PyTorch's `mse_loss`; `none` has no ckpt form). The loss is rank 0, of
+    the input's element type. Each difference and its square are formed in
+    f32 as PyTorch does; the kernels add the squares in double in a fixed
+    order and round once, so the loss is deterministic and within rounding
+    of PyTorch's (whose summation order differs). Cost: `3*N` FLOPs
+    (subtract, square, add), plus 1 for `mean` (the division); reads both
+    operands, writes the scalar.
+
+    ```mlir
+    %loss = ckpt.mse_loss fwd mean %x, %t
+        : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_LossReduction:$reduction,
+                       Ckpt_FloatTensor:$input, Ckpt_FloatTensor:$target);
+  let results = (outs Ckpt_FloatTensor:$loss);
+  let assemblyFormat = [{
+    $phase $reduction $input `,` $target attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_MseLossGradOp : Ckpt_Op<"mse_loss_grad"> {
+  let summary = "gradient of the mean squared error loss w.r.t. the input";
+  let description = [{
+    `dinput = (alpha * (input - target)) * grad` elementwise, where `grad`
+    is the rank-0 gradient of the loss and `alpha = 2 / N` (`mean`, computed
+    in double and rounded to f32) or `2` (`sum`): PyTorch's
+    `mse_loss_backward`, bit-identical for f32. The result has the input's
+    type. Cost: `3*N` FLOPs (subtract, two products); reads the three
+    operands, writes the result.
+
+    ```mlir
+    %dx = ckpt.mse_loss_grad bwd mean %dloss, %x, %t
+        : (tensor<f32>, tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<4x10xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_LossReduction:$reduction,
+                       Ckpt_FloatTensor:$grad, Ckpt_FloatTensor:$input,
+                       Ckpt_FloatTensor:$target);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $reduction $grad `,` $input `,` $target attr-dict `:`
     functional-type(operands, results)
   }];
   let hasVerifier = 1;

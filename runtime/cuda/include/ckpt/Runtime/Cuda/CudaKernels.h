@@ -38,6 +38,8 @@
   X(sqrt)                                                                      \
   X(rsqrt)                                                                     \
   X(tanh)                                                                      \
+  X(sin)                                                                       \
+  X(cos)                                                                       \
   X(pow)                                                                       \
   X(convert)                                                                   \
   X(fill)                                                                      \
@@ -52,6 +54,10 @@
   X(gelu_grad)                                                                 \
   X(clamp)                                                                     \
   X(clamp_grad)                                                                \
+  X(hardswish)                                                                 \
+  X(hardswish_grad)                                                            \
+  X(hardsigmoid)                                                               \
+  X(hardsigmoid_grad)                                                          \
   X(dropout)                                                                   \
   X(dropout_grad)                                                              \
   X(sgd_update)                                                                \
@@ -63,6 +69,8 @@
   X(log_softmax_grad)                                                          \
   X(cross_entropy)                                                             \
   X(cross_entropy_grad)                                                        \
+  X(mse_loss)                                                                  \
+  X(mse_loss_grad)                                                             \
   /* Normalization (Norm.cu) */                                                \
   X(layer_norm)                                                                \
   X(layer_norm_grad)                                                           \
