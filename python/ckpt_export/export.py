@@ -169,10 +169,14 @@ MOVE_OPS = {"aten.slice_backward.default", "aten.select_backward.default", "aten
             "aten.flip.default", "aten.slice_scatter.default", "aten.select_scatter.default",
             "aten.index_put.default", "aten.masked_select.default", "aten.diagonal.default"}
 UNARY = {"aten.exp.default": "exp", "aten.log.default": "log", "aten.sqrt.default": "sqrt",
+         "aten.sin.default": "sin", "aten.cos.default": "cos", "aten.hardswish.default": "hardswish",
+         "aten.hardsigmoid.default": "hardsigmoid",
          "aten.rsqrt.default": "rsqrt", "aten.tanh.default": "tanh", "aten.neg.default": "neg",
          "aten.relu.default": "relu", "aten.sigmoid.default": "sigmoid", "aten.silu.default": "silu"}
 BINARY = {"add": "add", "sub": "sub", "mul": "mul", "div": "div"}
 ACT_GRAD = {"aten.sigmoid_backward.default": "sigmoid_grad", "aten.tanh_backward.default": "tanh_grad",
+            "aten.hardswish_backward.default": "hardswish_grad",
+            "aten.hardsigmoid_backward.default": "hardsigmoid_grad",
             "aten.silu_backward.default": "silu_grad"}
 # Clamps that _lower_clamp cannot map (odd bounds or dtypes) stay opaque.
 TWO_FLOP_OPAQUE = {"aten.hardtanh.default", "aten.hardtanh_backward.default", "aten.clamp.default",
@@ -614,10 +618,8 @@ class _Lowering:
             if name == "aten._to_copy.default":
                 shp, dt = self.meta(n)
                 sv = self.val(src)
-                if dt != self.vdtype(sv):
-                    if dt in FLOAT and self.vdtype(sv) in FLOAT:
-                        return self._set(n, self.emit1("convert", [sv], shp, dt))
-                    return self._set(n, self.opaque(n, [sv], [(shp, dt)], 0)[0])
+                if dt != self.vdtype(sv):  # convert has _to_copy's semantics between all dtypes
+                    return self._set(n, self.emit1("convert", [sv], shp, dt))
             return self._set(n, self.env[src])
         if name in RESHAPE_OPS:
             shp, dt = self.meta(n)
@@ -1665,10 +1667,29 @@ class _Lowering:
         self._set(n, self.emit1("embedding", [self.val(a["weight"]), self.val(a["indices"])], shp, dt))
 
     def op_embedding_dense_backward_default(self, n, a):
-        if a["padding_idx"] not in (-1, None) or a["scale_grad_by_freq"]:
+        if a["scale_grad_by_freq"]:
             return NotImplemented
         shp, dt = self.meta(n)
-        self._set(n, self.emit1("embedding_grad", [self.val(a["grad_output"]), self.val(a["indices"])], shp, dt))
+        pad = a["padding_idx"]
+        attrs = {"padding_idx": int(pad)} if pad not in (-1, None) else None
+        self._set(n, self.emit1("embedding_grad", [self.val(a["grad_output"]), self.val(a["indices"])], shp, dt,
+                                attrs))
+
+    def op_mse_loss_default(self, n, a):
+        red = {1: "mean", 2: "sum"}.get(a["reduction"])
+        shp, dt = self.meta(n)
+        if red is None:
+            return NotImplemented
+        self._set(n, self.emit1("mse_loss", [self.val(a["self"]), self.val(a["target"])], shp, dt,
+                                {"reduction": red}))
+
+    def op_mse_loss_backward_default(self, n, a):
+        red = {1: "mean", 2: "sum"}.get(a["reduction"])
+        shp, dt = self.meta(n)
+        if red is None:
+            return NotImplemented
+        self._set(n, self.emit1("mse_loss_grad", [self.val(a["grad_output"]), self.val(a["self"]),
+                                                  self.val(a["target"])], shp, dt, {"reduction": red}))
 
     # ---- convolution and pooling ------------------------------------------
     def _conv_attrs(self, a):
