@@ -1,7 +1,7 @@
 """Host kernels of the mask and position-id ops against PyTorch (torch 1.13).
 
 iota, compare, select, logical_not / logical_and / logical_or, tril / triu,
-pad and gather run one at a time through ckpt-opt and ckpt-run
+pad, gather and integer add / sub / mul run one at a time through ckpt-opt and ckpt-run
 (python/tests/op_check.py); every result must equal PyTorch's bit for bit:
 these ops copy, compare or count, so there is no rounding to tolerate (iota
 reproduces the rounding of torch.arange's CPU kernel). The reference
@@ -194,3 +194,17 @@ def test_gather_out_of_range_index_is_an_error(tools):
         torch.gather(x, 1, idx)
     with pytest.raises(op_check.OpCheckError, match="index 4 at position 1 is out of bounds"):
         op_check.run_op("gather", [x, idx], [(idx.shape, "f32")], {"dim": 1})
+
+
+# ---- integer add, sub, mul ----------------------------------------------------
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_integer_arithmetic_wraps_like_torch(tools, op):
+    """int64 and int32 with numpy broadcasting, operands near the limits so
+    that results wrap around as PyTorch's do; position ids offset + arange."""
+    a = torch.tensor([[2**63 - 1], [-2**63], [12345678901], [-7]])
+    b = torch.tensor([1, -1, 3037000500, 2**62])
+    _check(op, [a, b], getattr(torch, op)(a, b))
+    c = torch.tensor([2**31 - 1, -2**31, 65536, -3], dtype=torch.int32)
+    d = torch.tensor([[2], [65536]], dtype=torch.int32)
+    _check(op, [c, d], getattr(torch, op)(c, d))

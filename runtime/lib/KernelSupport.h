@@ -78,6 +78,13 @@ std::vector<int64_t> broadcastStrides(const Tensor &t, const Tensor &result,
 int64_t rowOffset(const Tensor &result, const std::vector<int64_t> &strides,
                   int64_t row);
 
+/// `add` (`op` '+'), `sub` ('-') or `mul` ('*') of i32 / i64 tensors with
+/// numpy broadcasting, wrapping around as PyTorch's integer arithmetic does.
+/// Returns false, doing nothing, when the result is not an integer tensor
+/// (the caller's float kernel then runs). KernelsMask.cpp.
+bool integerArithmetic(TensorList operands, TensorList results, char op,
+                       const char *name);
+
 /// True if the byte ranges of `a` and `b` overlap.
 bool overlaps(const Tensor &a, const Tensor &b);
 

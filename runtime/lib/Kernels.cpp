@@ -338,14 +338,20 @@ void linear(ExecContext &, TensorList operands, TensorList results,
 
 void add(ExecContext &, TensorList operands, TensorList results, const Attrs &,
          const Tensor &) {
+  if (integerArithmetic(operands, results, '+', "add"))
+    return;
   binary(operands, results, [](float a, float b) { return a + b; }, "add");
 }
 void sub(ExecContext &, TensorList operands, TensorList results, const Attrs &,
          const Tensor &) {
+  if (integerArithmetic(operands, results, '-', "sub"))
+    return;
   binary(operands, results, [](float a, float b) { return a - b; }, "sub");
 }
 void mul(ExecContext &, TensorList operands, TensorList results, const Attrs &,
          const Tensor &) {
+  if (integerArithmetic(operands, results, '*', "mul"))
+    return;
   binary(operands, results, [](float a, float b) { return a * b; }, "mul");
 }
 void div(ExecContext &, TensorList operands, TensorList results, const Attrs &,

@@ -1,7 +1,8 @@
 //===- KernelsMask.cpp - Host kernels of masks and position ids -----------===//
 //
 // iota, compare, select, the logical ops on i1, tril / triu, pad and gather:
-// what attention masks and position ids are made of. Every kernel moves
+// what attention masks and position ids are made of; and the i32 / i64 path
+// of add, sub and mul (position ids), which Kernels.cpp's kernels call. Every kernel moves
 // elements by their byte size where it does not look at them, so all element
 // types of the host runtime work; the call checks shared with the device
 // kernels (iotaParams, comparePredicate, padLow, gatherDim) are at the end.
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace ckpt::rt::detail;
@@ -172,6 +174,39 @@ void triangle(TensorList operands, TensorList results, const char *name,
 }
 
 } // namespace
+
+bool detail::integerArithmetic(TensorList operands, TensorList results, char op,
+                               const char *name) {
+  const Tensor &r = get(results, 0, "result");
+  if (r.dtype != DType::I32 && r.dtype != DType::I64)
+    return false;
+  const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
+  if (a.dtype != r.dtype || b.dtype != r.dtype)
+    fail(std::string(name) + ": element types differ");
+  std::vector<char> keepA, keepB;
+  const char *pa = readable(a, r, keepA), *pb = readable(b, r, keepB);
+  const Tensor *ops[2] = {&a, &b};
+  const char *const names[2] = {"lhs", "rhs"};
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    // Unsigned arithmetic wraps around without undefined behaviour; the
+    // two's complement bits are PyTorch's.
+    using U = std::make_unsigned_t<T>;
+    const T *x = reinterpret_cast<const T *>(pa);
+    const T *y = reinterpret_cast<const T *>(pb);
+    T *pr = r.as<T>();
+    broadcastLoop(r, ops, names, [&](int64_t i, const int64_t *off) {
+      U u = static_cast<U>(x[off[0]]), v = static_cast<U>(y[off[1]]);
+      U w = op == '+' ? U(u + v) : op == '-' ? U(u - v) : U(u * v);
+      pr[i] = static_cast<T>(w);
+    });
+  };
+  if (r.dtype == DType::I32)
+    run(int32_t{});
+  else
+    run(int64_t{});
+  return true;
+}
 
 namespace kernels {
 

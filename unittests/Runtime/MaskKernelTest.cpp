@@ -1,6 +1,7 @@
 //===- MaskKernelTest.cpp - iota, compare, select, masks, pad, gather -----===//
 //
-// The host kernels of the mask and position-id ops against values stated as
+// The host kernels of the mask and position-id ops (and the integer path of
+// add, sub and mul) against values stated as
 // PyTorch 1.13 gives them (torch.arange, torch.lt ..., torch.where,
 // torch.logical_*, torch.tril / triu, aten.constant_pad_nd, torch.gather),
 // plus the in-place and overlapping-storage cases the planner produces.
@@ -11,6 +12,7 @@
 #include "RuntimeTestUtil.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 using namespace ckpt::rt;
@@ -239,6 +241,44 @@ TEST(MaskKernelTest, Gather) {
   EXPECT_THROW(call(kernels::gather, {x.t(), Tensor(idx, DType::I64, {2, 2})},
                     {r.t()}, {intAttr("dim", 1)}),
                KernelError);
+}
+
+//===--- Integer add, sub, mul ------------------------------------------------===//
+
+// torch.add / sub / mul on int64 and int32 wrap around: INT64_MAX + 1 is
+// INT64_MIN, INT32_MIN - 1 is INT32_MAX, 65536 * 65536 is 0 in int32;
+// position ids offset + arange broadcast [2, 1] against [3].
+TEST(MaskKernelTest, IntegerArithmeticWrapsAround) {
+  int64_t big[2] = {INT64_MAX, -5}, one = 1, sum[2];
+  call(kernels::add,
+       {Tensor(big, DType::I64, {2}), Tensor(&one, DType::I64, {})},
+       {Tensor(sum, DType::I64, {2})});
+  EXPECT_EQ(sum[0], INT64_MIN);
+  EXPECT_EQ(sum[1], -4);
+  int32_t small[2] = {INT32_MIN, 65536}, m1[2] = {1, 65536}, r32[2];
+  call(kernels::sub, {Tensor(small, DType::I32, {2}), Tensor(m1, DType::I32, {2})},
+       {Tensor(r32, DType::I32, {2})});
+  EXPECT_EQ(r32[0], INT32_MAX);
+  EXPECT_EQ(r32[1], 0);
+  call(kernels::mul, {Tensor(small, DType::I32, {2}), Tensor(m1, DType::I32, {2})},
+       {Tensor(r32, DType::I32, {2})});
+  EXPECT_EQ(r32[1], 0); // 2^32 wraps to 0
+  EXPECT_EQ(r32[0], INT32_MIN);
+  int64_t offsets[2] = {0, 10}, pos[3] = {0, 1, 2}, ids[6];
+  call(kernels::add,
+       {Tensor(offsets, DType::I64, {2, 1}), Tensor(pos, DType::I64, {3})},
+       {Tensor(ids, DType::I64, {2, 3})});
+  EXPECT_EQ(std::vector<int64_t>(ids, ids + 6),
+            (std::vector<int64_t>{0, 1, 2, 10, 11, 12}));
+  // Mixed element types are refused; float tensors still take the f32 path.
+  EXPECT_THROW(call(kernels::add,
+                    {Tensor(small, DType::I32, {2}), Tensor(big, DType::I64, {2})},
+                    {Tensor(sum, DType::I64, {2})}),
+               KernelError);
+  Buf x({2}), y({2});
+  x.set({1.5f, -2.0f});
+  call(kernels::mul, {x.t(), x.t()}, {y.t()});
+  EXPECT_EQ(y.values(), (std::vector<float>{2.25f, 4.0f}));
 }
 
 } // namespace

@@ -64,6 +64,12 @@ struct AxisView {
 };
 AxisView axisView(const Tensor &t, int64_t axis);
 
+/// `add` (`op` '+'), `sub` ('-') or `mul` ('*') of i32 / i64 tensors with
+/// numpy broadcasting, wrapping around as PyTorch does (Masks.cu). Returns
+/// false, launching nothing, when the result is not an integer tensor.
+bool launchIntegerArithmetic(CudaExecContext &ctx, TensorList operands,
+                             TensorList results, char op, const char *name);
+
 /// Threads per block of the elementwise kernels.
 constexpr int kBlock = 256;
 /// Blocks of a grid-stride loop over `n` items (at least 1). Elementwise

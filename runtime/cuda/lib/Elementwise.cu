@@ -431,6 +431,9 @@ bool sameShape(const Tensor &a, const Tensor &b) {
 template <int Op>
 void launchBinary(CudaExecContext &ctx, TensorList operands, TensorList results,
                   const char *name) {
+  if (Op != kDiv && launchIntegerArithmetic(ctx, operands, results,
+                                            "+-*"[Op], name))
+    return;
   const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
   const Tensor &y = get(results, 0, "result");
   requireFloat(y, name);

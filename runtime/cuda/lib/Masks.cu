@@ -4,6 +4,7 @@
 // with the semantics of the host kernels (runtime/lib/KernelsMask.cpp) and
 // the call checks they share (ckpt/Runtime/Kernels.h). Kernels that do not
 // look at values move elements by their byte size, so every dtype works.
+// The i32 / i64 path of add, sub and mul (position ids) is here too.
 // gather cannot report a bad index from the device: it never reads outside
 // the input and stores NaN (floats) or 0 (integers, i1) instead.
 //
@@ -11,6 +12,7 @@
 #include "DeviceCommon.cuh"
 
 #include <cstring>
+#include <type_traits>
 
 namespace ckpt::rt::cuda {
 using namespace detail;
@@ -156,6 +158,19 @@ __global__ void gatherDimKernel(const U *x, const int64_t *index, U *y,
   }
 }
 
+/// Integer `a op b` wrapping around: computed on the unsigned type.
+template <typename T>
+__global__ void integerArithmeticKernel(const T *a, StridedMap ma, const T *b,
+                                        StridedMap mb, T *out, int64_t n,
+                                        char op) {
+  using U = std::make_unsigned_t<T>;
+  CKPT_GRID_LOOP(i, n) {
+    U u = static_cast<U>(a[ma.offset(i)]), v = static_cast<U>(b[mb.offset(i)]);
+    U w = op == '+' ? U(u + v) : op == '-' ? U(u - v) : U(u * v);
+    out[i] = static_cast<T>(w);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Host helpers
 //===----------------------------------------------------------------------===//
@@ -237,6 +252,32 @@ void launchTriangle(CudaExecContext &ctx, TensorList operands,
 }
 
 } // namespace
+
+bool detail::launchIntegerArithmetic(CudaExecContext &ctx, TensorList operands,
+                                     TensorList results, char op,
+                                     const char *name) {
+  const Tensor &r = get(results, 0, "result");
+  if (r.dtype != DType::I32 && r.dtype != DType::I64)
+    return false;
+  const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
+  requireSameType(a, r, name);
+  requireSameType(b, r, name);
+  StridedMap ma = broadcastMap(a, r, "lhs"), mb = broadcastMap(b, r, "rhs");
+  int64_t n = r.numel();
+  if (n == 0)
+    return true;
+  auto launch = [&](auto tag) {
+    using T = decltype(tag);
+    integerArithmeticKernel<T><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
+        a.as<const T>(), ma, b.as<const T>(), mb, r.as<T>(), n, op);
+  };
+  if (r.dtype == DType::I32)
+    launch(int32_t{});
+  else
+    launch(int64_t{});
+  CKPT_LAUNCH_CHECK(ctx, name);
+  return true;
+}
 
 namespace kernels {
 

@@ -805,6 +805,18 @@ std::vector<Case> cases() {
          {f({6, 300}), index({6, 7}, 300)},
          {f({6, 7})},
          {intAttr("dim", 1)}});
+    add({"add-i64",
+         hk::add,
+         dk::add,
+         {index({5, 1}, 1000), index({7}, 1000)},
+         {typed(DType::I64, {5, 7})},
+         {}});
+    add({"mul-i32",
+         hk::mul,
+         dk::mul,
+         {index({33}, 100000, DType::I32), index({33}, 100000, DType::I32)},
+         {typed(DType::I32, {33})},
+         {}});
     add({"gather-dim0",
          hk::gather,
          dk::gather,

@@ -1,5 +1,5 @@
 // Verifier errors of the mask and position-id ops: iota, compare, select,
-// the logical ops, tril / triu, pad and gather. Every case is one invalid op;
+// the logical ops, tril / triu, pad and gather, and of integer arithmetic. Every case is one invalid op;
 // the message is the verifier's (or the ODS constraint's) exact text.
 // RUN: ckpt-opt %s -split-input-file -verify-diagnostics
 
@@ -295,5 +295,32 @@ func.func @gather_result_shape(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>) {
 func.func @gather_negative_dim(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>) {
   // expected-error @+1 {{'ckpt.gather' op attribute 'dim' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
   %0 = "ckpt.gather"(%x, %i) <{phase = 0 : i32, dim = -1 : i64}> : (tensor<4x8xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// div: float tensors only (integer division is not torch's `/`).
+func.func @div_integer(%a: tensor<4xi64>) {
+  // expected-error @+1 {{'ckpt.div' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi64>'}}
+  %0 = ckpt.div fwd %a, %a : tensor<4xi64>, tensor<4xi64> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+// add: integer operands share one element type (no implicit promotion).
+func.func @add_mixed_integers(%a: tensor<4xi64>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{'ckpt.add' op requires matching element types, but got 'i64' and 'i32'}}
+  %0 = ckpt.add fwd %a, %b : tensor<4xi64>, tensor<4xi32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+// mul: no i1 arithmetic (a mask is combined with logical_and).
+func.func @mul_mask(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'ckpt.mul' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values or statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  %0 = ckpt.mul fwd %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   return
 }

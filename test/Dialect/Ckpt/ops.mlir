@@ -931,6 +931,21 @@ func.func @gather(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>, %j: tensor<6x2xi64>,
 
 // -----
 
+// add / sub / mul: i64 and i32 operands (position ids: offset + iota), broadcasting.
+// CHECK-LABEL: func.func @integer_arithmetic(
+//  CHECK-SAME:     %[[P:[^:]+]]: tensor<1x8xi64>, %[[O:[^:]+]]: tensor<2x1xi64>, %[[I:[^:]+]]: tensor<4xi32>)
+//   CHECK:      ckpt.add fwd %[[P]], %[[O]] : tensor<1x8xi64>, tensor<2x1xi64> -> tensor<2x8xi64>
+//   CHECK-NEXT: ckpt.sub fwd %[[O]], %[[P]] : tensor<2x1xi64>, tensor<1x8xi64> -> tensor<2x8xi64>
+//   CHECK-NEXT: ckpt.mul bwd %[[I]], %[[I]] : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+func.func @integer_arithmetic(%p: tensor<1x8xi64>, %o: tensor<2x1xi64>, %i: tensor<4xi32>) {
+  %0 = ckpt.add fwd %p, %o : tensor<1x8xi64>, tensor<2x1xi64> -> tensor<2x8xi64>
+  %1 = ckpt.sub fwd %o, %p : tensor<2x1xi64>, tensor<1x8xi64> -> tensor<2x8xi64>
+  %2 = ckpt.mul bwd %i, %i : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
 // attention: plain, causal, and with dropout on a Philox stream; default attributes are not printed.
 // CHECK-LABEL: func.func @attention(
 //  CHECK-SAME:     %[[Q:[^:]+]]: tensor<2x4x16x64xbf16>, %[[K:[^:]+]]: tensor<2x4x16x64xbf16>, %[[V:[^:]+]]: tensor<2x4x16x64xbf16>)

@@ -72,22 +72,30 @@ class Ckpt_UnaryOp<string mnemonic, int flops, string formula>
   }];
 }
 
-/// `z = f(a, b)` elementwise with numpy broadcasting.
-class Ckpt_BinaryOp<string mnemonic, string formula>
+/// `z = f(a, b)` elementwise with numpy broadcasting; `integers` admits
+/// i32 / i64 operands, which wrap around.
+class Ckpt_BinaryOp<string mnemonic, string formula, bit integers = 0>
     : Ckpt_Op<mnemonic> {
   let summary = "elementwise " # formula # " with numpy broadcasting";
   let description = [{
     Computes `}] # formula # [{` elementwise; the operand shapes broadcast
-    numpy-style to the result shape, and all element types agree. Cost: 1 FLOP
+    numpy-style to the result shape, and all element types agree. }] #
+    !if(integers, [{Float (f32, f16, bf16) and integer (i32, i64) tensors;
+    integer results wrap around modulo 2^32 / 2^64, as PyTorch's do (position
+    ids are computed this way). }], [{Float tensors only. }]) # [{Cost: 1 FLOP
     per result element; reads both operands once, writes the result once.
 
     ```mlir
     %z = ckpt.}] # mnemonic # [{ fwd %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$lhs,
-                       Ckpt_FloatTensor:$rhs);
-  let results = (outs Ckpt_FloatTensor:$result);
+  let arguments = (ins Ckpt_Phase:$phase,
+      !if(integers, AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>,
+          Ckpt_FloatTensor):$lhs,
+      !if(integers, AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>,
+          Ckpt_FloatTensor):$rhs);
+  let results = (outs !if(integers,
+      AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>, Ckpt_FloatTensor):$result);
   let assemblyFormat = [{
     $phase $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
@@ -201,9 +209,9 @@ def Ckpt_LinearOp : Ckpt_Op<"linear"> {
 // Elementwise arithmetic
 //===----------------------------------------------------------------------===//
 
-def Ckpt_AddOp : Ckpt_BinaryOp<"add", "lhs + rhs">;
-def Ckpt_SubOp : Ckpt_BinaryOp<"sub", "lhs - rhs">;
-def Ckpt_MulOp : Ckpt_BinaryOp<"mul", "lhs * rhs">;
+def Ckpt_AddOp : Ckpt_BinaryOp<"add", "lhs + rhs", /*integers=*/1>;
+def Ckpt_SubOp : Ckpt_BinaryOp<"sub", "lhs - rhs", /*integers=*/1>;
+def Ckpt_MulOp : Ckpt_BinaryOp<"mul", "lhs * rhs", /*integers=*/1>;
 def Ckpt_DivOp : Ckpt_BinaryOp<"div", "lhs / rhs">;
 
 def Ckpt_NegOp : Ckpt_UnaryOp<"neg", 1, "-x">;
