@@ -713,7 +713,8 @@ class _Lowering:
                 isinstance(b, int) and not isinstance(b, bool) and \
                 ((op in ("add", "sub") and b == 0) or (op == "mul" and b == 1)):
             return self._set(n, self.env[a])  # exact integer identities (position ids + 0)
-        if alpha != 1 or dt not in FLOAT:
+        integer_ok = dt in ("i32", "i64") and ckpt_op in ("add", "sub", "mul")  # wrap around as torch
+        if alpha != 1 or (dt not in FLOAT and not integer_ok):
             return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
         if ta and tb:
             va, vb = self.val(a), self.val(b)

@@ -1,9 +1,11 @@
 """What PyTorch saves for backward, measured, next to what the exported graph says.
 
-``python -m ckpt_export.saved_memory [--size tiny|full] [--models a,b] [--json F]``
+``python -m ckpt_export.saved_memory [--size tiny|full] [--models a,b] [--json F] [--detail]``
 prints one row per model: the bytes PyTorch's autograd saves for backward in
 eager mode and ckpt-opt's ``saved_activation_bytes`` (``--ckpt-report=json``)
-for the same model exported by this package, with their difference.
+for the same model exported by this package, with their difference, the
+export's opaque ops and what ``strategy=optimal`` does at 0.5x of the
+activation scope (the plan's predicted overhead, or the tool's floor).
 
 PyTorch's side: the forward runs under ``torch.autograd.graph.
 saved_tensors_hooks``; every tensor autograd packs is reduced to its storage
@@ -42,14 +44,34 @@ class SavedBytes:
     torch_storages: int
     ckpt_bytes: int
     ckpt_count: int
+    opaque: int = 0
+    plan: str = ""  # what `optimal` does at 0.5x in budget-scope=activations
+    lse_bytes: int = 0  # the fused cross-entropies' saved row log-sum-exps
 
     @property
     def difference(self) -> float:
         return (self.ckpt_bytes - self.torch_bytes) / self.torch_bytes if self.torch_bytes else 0.0
 
 
+def cross_entropy_lse_bytes(graph) -> int:
+    """Bytes of the f32 row log-sum-exp every ``cross_entropy`` keeps for its
+    gradient, which PyTorch's log_softmax + nll_loss does not have (it keeps
+    the log-probabilities, the size of the logits, where ckpt keeps the
+    logits): the one difference of the saved bytes on models without
+    attention (docs/exporter.md)."""
+    total = 0
+    for n in graph["nodes"]:
+        if n["op"] == "cross_entropy" and len(n["outputs"]) > 1:
+            o = n["outputs"][1]
+            b = _BYTES[o["dtype"]]
+            for d in o["shape"]:
+                b *= d
+            total += b
+    return total
+
+
 def _storage_key(t: torch.Tensor) -> Tuple[int, int]:
-    st = t.untyped_storage()
+    st = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage().untyped()  # torch 1.13
     return st.data_ptr(), st.nbytes()
 
 
@@ -122,6 +144,22 @@ def ckpt_saved_bytes(graph_path: str, ckpt_opt: Optional[str] = None) -> Tuple[i
     return int(f["saved_activation_bytes"]), int(f["saved_activation_count"])
 
 
+def plan_at_half(graph_path: str, ckpt_opt: Optional[str] = None, budget: str = "0.5x") -> str:
+    """`strategy=optimal` at `budget` of the activation scope: "+x.x%"
+    (the plan's predicted overhead) or "floor F (f)" from the tool's own
+    message when no plan exists."""
+    import re
+    exe = ckpt_opt or os.environ.get("CKPT_OPT") or os.path.join(SRC, "build", "bin", "ckpt-opt")
+    r = subprocess.run([exe, graph_path, f"--ckpt-place-checkpoints=strategy=optimal budget={budget} "
+                        "budget-scope=activations explain=true", "--emit=none"],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode == 0:
+        m = re.search(r"overhead=([0-9.]+)", r.stderr)
+        return f"+{100 * float(m.group(1)):.1f}%" if m else "plan"
+    m = re.search(r"every plan needs at least ([^;\n]*?)(?: in this scope|$)", r.stderr, re.M)
+    return f"no plan; floor {m.group(1)}" if m else "error: " + r.stderr.strip().splitlines()[0][:120]
+
+
 def no_dropout(model: nn.Module):
     for m in model.modules():
         if isinstance(m, nn.modules.dropout._DropoutNd) or type(m).__name__ == "StochasticDepth":
@@ -147,6 +185,7 @@ def measure(name: str, spec, ckpt_opt: Optional[str] = None, detail: bool = Fals
             res = export(spec.model, spec.inputs, path, name=name.replace(":", "_"),
                          input_names=getattr(spec, "input_names", None))
         cb, cc = ckpt_saved_bytes(path, ckpt_opt)
+        plan = plan_at_half(path, ckpt_opt)
     if detail:  # what differs, by (bytes, dtype): the items docs/exporter.md explains
         from collections import Counter
         t = Counter((b, dt) for b, dt, _, _ in torch_items)
@@ -157,7 +196,7 @@ def measure(name: str, spec, ckpt_opt: Optional[str] = None, detail: bool = Fals
                       f"{sorted({(g, tuple(sh)) for b, dt, sh, g in torch_items if (b, dt) == key})}  "
                       f"ckpt x{c[key]} "
                       f"{sorted({(op, tuple(sh)) for b, dt, sh, op in graph_saved_values(res.graph) if (b, dt) == key})}")
-    return SavedBytes(name, tb, ts, cb, cc)
+    return SavedBytes(name, tb, ts, cb, cc, sum(res.opaque.values()), plan, cross_entropy_lse_bytes(res.graph))
 
 
 def corpus(size: str):
@@ -187,7 +226,7 @@ def main(argv=None):
     if a.detail:
         print("(detail rows follow each model: storage bytes, dtype, count and origin on each side)")
     print(f"{'model':24s} {'PyTorch saved B':>16s} {'storages':>8s} {'ckpt-opt saved B':>17s} "
-          f"{'values':>6s} {'difference':>10s}")
+          f"{'values':>6s} {'difference':>10s} {'opaque':>6s}  optimal at 0.5x (activations)")
     for name, make in corpus(a.size):
         if wanted and name not in wanted:
             continue
@@ -195,7 +234,7 @@ def main(argv=None):
         r = measure(name, make(a.size), detail=a.detail)
         rows.append(r)
         print(f"{name:24s} {r.torch_bytes:16d} {r.torch_storages:8d} {r.ckpt_bytes:17d} {r.ckpt_count:6d} "
-              f"{100 * r.difference:+9.2f}%", flush=True)
+              f"{100 * r.difference:+9.2f}% {r.opaque:6d}  {r.plan}", flush=True)
     if a.json:
         with open(a.json, "w") as f:
             json.dump([r.__dict__ for r in rows], f, indent=1)

@@ -541,3 +541,21 @@ def test_clamp_bounds():
     assert b(None, 1.0) is None and b(0.0, None) is None
     assert b(float("-inf"), 1.0) is None and b(0.0, float("nan")) is None
     assert b(True, 2.0) is None and b(0.0, 2 ** 60 + 1) is None  # bool; int a double cannot hold
+
+
+@pytest.mark.skipif(not os.environ.get("CKPT_OPT") and not os.path.exists(CKPT_OPT),
+                    reason="ckpt-opt is not built")
+@pytest.mark.skipif(not TORCH2, reason="measured against PyTorch 2's eager kernels (1.13's save "
+                    "differently: nll_loss's total weight, hardtanh's output, decomposed RMSNorm)")
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_saved_bytes_match_pytorch(name):
+    """What autograd saves for backward in eager mode (saved-tensor hooks,
+    unique storages, parameters and inputs left out) against ckpt-opt's
+    saved activations of the exported graph: they differ by exactly the
+    fused cross-entropy's row log-sum-exps (docs/exporter.md)."""
+    from ckpt_export.saved_memory import measure
+    torch.manual_seed(0)
+    r = measure(name, MODELS[name]("tiny"), ckpt_opt=CKPT_OPT)
+    assert r.ckpt_bytes - r.torch_bytes == r.lse_bytes, (r.torch_bytes, r.ckpt_bytes, r.lse_bytes)
+    if name != "unet":  # per-pixel cross-entropy: one row per pixel (+1.24%)
+        assert abs(r.difference) <= 0.01

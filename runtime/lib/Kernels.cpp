@@ -675,10 +675,11 @@ void hardswish(ExecContext &, TensorList operands, TensorList results,
 }
 void hardswish_grad(ExecContext &, TensorList operands, TensorList results,
                     const Attrs &, const Tensor &) {
-  // aten.hardswish_backward's vectorized form: NaN takes the middle branch.
+  // aten.hardswish_backward of PyTorch 2 (0 from -3 down; 1.13 gave -dy/2
+  // at -3): NaN takes the middle branch.
   gradElementwise(operands, results,
                   [](float dy, float x) {
-                    if (x < -3.0f)
+                    if (x <= -3.0f)
                       return 0.0f;
                     if (x >= 3.0f)
                       return dy;

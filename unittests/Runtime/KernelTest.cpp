@@ -355,11 +355,11 @@ TEST(KernelTest, HardActivationsAtBoundsAndNaN) {
       EXPECT_EQ(y.f()[i], want[i]) << i;
     EXPECT_EQ(std::signbit(y.f()[i]), std::signbit(want[i])) << i;
   }
-  // hardswish_grad, PyTorch's vectorized form: 0 below -3, dy * (x/3 + 1/2)
-  // on [-3, 3) (so -dy/2 at -3), dy from 3 on, NaN for NaN.
+  // hardswish_grad, PyTorch 2's form: 0 up to -3 (included), dy * (x/3 + 1/2)
+  // on (-3, 3), dy from 3 on, NaN for NaN.
   dy.set({2, 2, 2, 2, 2, 2, 2, 2, 2});
   call(kernels::hardswish_grad, {dy.t(), x.t()}, {dx.t()});
-  std::vector<float> wantGrad = {0.0f, -1.0f, 0.0f, 1.0f, 1.0f,
+  std::vector<float> wantGrad = {0.0f, 0.0f, 0.0f, 1.0f, 1.0f,
                                  2.0f, 2.0f,  2.0f};
   for (int i = 0; i < 8; ++i)
     EXPECT_EQ(dx.f()[i], wantGrad[i]) << i;

@@ -143,7 +143,7 @@ __device__ __forceinline__ float gradOp(float dy, float s, float param,
   case kClampGrad: // aten.hardtanh_backward: zero at and beyond the bounds.
     return s <= param || s >= param2 ? 0.0f : dy;
   case kHardswishGrad: // aten.hardswish_backward: NaN takes the middle.
-    return s < -3.0f ? 0.0f : (s >= 3.0f ? dy : dy * (s / 3.0f + 0.5f));
+    return s <= -3.0f ? 0.0f : (s >= 3.0f ? dy : dy * (s / 3.0f + 0.5f));
   case kHardsigmoidGrad: // aten.hardsigmoid_backward: zero at -3 and 3.
     return s > -3.0f && s < 3.0f ? dy * (1.0f / 6.0f) : 0.0f;
   }

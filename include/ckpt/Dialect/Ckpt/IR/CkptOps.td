@@ -569,13 +569,11 @@ def Ckpt_HardswishGradOp : Ckpt_Op<"hardswish_grad",
                                    [SameOperandsAndResultType]> {
   let summary = "gradient of hardswish from the saved forward input";
   let description = [{
-    `dx = x < -3 ? 0 : (x >= 3 ? dy : dy * (x / 3 + 0.5))` elementwise from
+    `dx = x <= -3 ? 0 : (x >= 3 ? dy : dy * (x / 3 + 0.5))` elementwise from
     the incoming gradient `grad` and the saved forward input `x`, in f32: the
-    inequalities of PyTorch's vectorized `hardswish_backward` (its CPU and
-    CUDA kernels for all but a tensor's last few elements), so
-    `dx(-3) = -dy / 2`, `dx(3) = dy` and a NaN input gives NaN. (PyTorch
-    1.13's scalar CPU loop, which only handles the remainder of a tensor
-    after its vector blocks, differs at `x = 3` and for NaN.) Cost: 5 FLOPs
+    inequalities of PyTorch 2's `hardswish_backward` (its vectorized CPU
+    kernel), so `dx(-3) = 0`, `dx(3) = dy` and a NaN input gives NaN.
+    (PyTorch 1.13 gave `-dy / 2` at `x = -3`.) Cost: 5 FLOPs
     per element (two comparisons, the division, the addition, the product).
 
     ```mlir
