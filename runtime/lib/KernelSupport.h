@@ -88,6 +88,16 @@ bool integerArithmetic(TensorList operands, TensorList results, char op,
 /// True if the byte ranges of `a` and `b` overlap.
 bool overlaps(const Tensor &a, const Tensor &b);
 
+/// True if `a` and `b` have the same rank and sizes.
+inline bool sameShape(const Tensor &a, const Tensor &b) {
+  if (a.rank != b.rank)
+    return false;
+  for (int i = 0; i < a.rank; ++i)
+    if (a.shape[i] != b.shape[i])
+      return false;
+  return true;
+}
+
 } // namespace ckpt::rt::detail
 
 #endif // CKPT_RUNTIME_LIB_KERNELSUPPORT_H

@@ -32,14 +32,6 @@ constexpr int64_t kRowGrain = 16;
 /// alignment up to 16 KiB.
 constexpr int64_t kAliasScratchFloats = 4096;
 
-bool sameShape(const Tensor &a, const Tensor &b) {
-  if (a.rank != b.rank)
-    return false;
-  for (int i = 0; i < a.rank; ++i)
-    if (a.shape[i] != b.shape[i])
-      return false;
-  return true;
-}
 
 template <typename F>
 void binary(TensorList operands, TensorList results, F f, const char *name) {

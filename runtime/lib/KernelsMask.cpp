@@ -30,14 +30,6 @@ namespace {
 
 constexpr int64_t kElementGrain = 1 << 15;
 
-bool sameShape(const Tensor &a, const Tensor &b) {
-  if (a.rank != b.rank)
-    return false;
-  for (int i = 0; i < a.rank; ++i)
-    if (a.shape[i] != b.shape[i])
-      return false;
-  return true;
-}
 
 /// The data `t` is read from while `r` is written: `t` itself, or a copy in
 /// `keep` when `t` overlaps `r` other than as the same elements.

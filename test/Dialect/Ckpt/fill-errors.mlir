@@ -56,10 +56,10 @@ func.func @fill_index_inf() {
 
 // -----
 
-// Masks are not fill results.
-func.func @fill_mask() {
-  // expected-error @+1 {{'ckpt.fill' op result #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values or statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
-  %0 = ckpt.fill fwd 1.000000e+00 : tensor<4xi1>
+// Other element types are not fill results.
+func.func @fill_i8() {
+  // expected-error @+1 {{'ckpt.fill' op result #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values or statically shaped tensor of 32-bit signless integer or 64-bit signless integer values or statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xi8>'}}
+  %0 = ckpt.fill fwd 1.000000e+00 : tensor<4xi8>
   return
 }
 
