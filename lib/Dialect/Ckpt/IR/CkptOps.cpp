@@ -374,10 +374,10 @@ LogicalResult EmbeddingGradOp::verify() {
   if (failed(verifyRank(*this, getResult(), 2, "a result (the table)")) ||
       failed(verifySameElementType(*this, getGrad(), getResult())))
     return failure();
-  if (failed(verifyShape(
-          *this, getGrad(),
-          concat(shapeOf(getIndices()), {shapeOf(getResult())[1]}),
-          "a gradient (indices shape + embedding dim)")))
+  if (failed(
+          verifyShape(*this, getGrad(),
+                      concat(shapeOf(getIndices()), {shapeOf(getResult())[1]}),
+                      "a gradient (indices shape + embedding dim)")))
     return failure();
   // The attribute constraint makes it non-negative; it must name a row.
   int64_t rows = shapeOf(getResult())[0];
