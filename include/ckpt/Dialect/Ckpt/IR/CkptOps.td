@@ -418,12 +418,12 @@ def Ckpt_HardswishGradOp : Ckpt_Op<"hardswish_grad",
   let description = [{
     `dx = x < -3 ? 0 : (x >= 3 ? dy : dy * (x / 3 + 0.5))` elementwise from
     the incoming gradient `grad` and the saved forward input `x`, in f32: the
-    inequalities of PyTorch's vectorized `hardswish_backward` (its CPU and
-    CUDA kernels for all but a tensor's last few elements), so
-    `dx(-3) = -dy / 2`, `dx(3) = dy` and a NaN input gives NaN. (PyTorch
-    1.13's scalar CPU loop, which only handles the remainder of a tensor
-    after its vector blocks, differs at `x = 3` and for NaN.) Cost: 5 FLOPs
-    per element (two comparisons, the division, the addition, the product).
+    inequalities of PyTorch's vectorized CPU `hardswish_backward` (which
+    computes all but a tensor's last few elements), so `dx(-3) = -dy / 2`,
+    `dx(3) = dy` and a NaN input gives NaN. (PyTorch 1.13's scalar loop,
+    which handles the remainder after the vector blocks, takes `x <= 3` for
+    the middle branch and passes `dy` for NaN instead.) Cost: 5 FLOPs per
+    element (two comparisons, the division, the addition, the product).
 
     ```mlir
     %dx = ckpt.hardswish_grad bwd %dy, %x : tensor<4x8xf32>
@@ -858,8 +858,9 @@ def Ckpt_MseLossOp : Ckpt_Op<"mse_loss"> {
     one type: `sum` adds the N squares, `mean` divides that sum by N (as
     PyTorch's `mse_loss`; `none` has no ckpt form). The loss is rank 0, of
     the input's element type. Each difference and its square are formed in
-    f32 as PyTorch does; the kernels add the squares in double in a fixed
-    order and round once, so the loss is deterministic and within rounding
+    f32 as PyTorch does; the host kernel adds the squares in double in
+    element order and rounds once, the device kernel adds per-thread double
+    sums in a fixed order, so the loss is deterministic and within rounding
     of PyTorch's (whose summation order differs). Cost: `3*N` FLOPs
     (subtract, square, add), plus 1 for `mean` (the division); reads both
     operands, writes the scalar.
