@@ -84,27 +84,42 @@ ModuleOp FitArenaPass::attempt(func::FuncOp func,
   return scratch;
 }
 
+/// Bytes the arena holds outside `scope` at most: nothing in `step`; in
+/// `activations`, the arguments, the device workspace and every buffer
+/// returned as a parameter gradient.
+static int64_t outOfScopeBytes(const MemoryTimeline &t, BudgetScope scope) {
+  if (scope == BudgetScope::Step)
+    return 0;
+  int64_t bytes = t.deviceWorkspace;
+  for (const Buffer &buffer : t.buffers)
+    if (!countsInScope(buffer.kind, scope))
+      bytes = addSat(bytes, buffer.bytes);
+  return bytes;
+}
+
 LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
-  // The budget in the whole-step terms of the arena, resolved as placement
-  // resolves it: a fraction of the no-recompute peak, plus the arguments
-  // when they are outside its scope.
-  int64_t limit = -1;
+  // The budget in the scope's terms, resolved as placement resolves it (a
+  // fraction of the no-recompute peak in the scope), and the arena's limit
+  // in whole-step terms: the arena holds everything, so in `activations`
+  // what the scope leaves out (arguments, device workspace, every parameter
+  // gradient) is added to the budget.
+  int64_t target = -1, limit = -1;
   if (!settings.place.budget.empty()) {
     std::string error;
     std::optional<remat::Budget> budget =
         remat::parseBudget(settings.place.budget, error);
     FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
     if (budget && succeeded(timeline)) {
-      int64_t excluded = settings.place.budgetScope == "activations"
-                             ? timeline->liveAtEntry
-                             : 0;
-      limit = budget->resolve(timeline->peakBytes - excluded) + excluded;
+      BudgetScope scope = settings.place.budgetScope;
+      target = budget->resolve(computeScopedPeak(*timeline, scope).bytes);
+      limit = addSat(target, outOfScopeBytes(*timeline, scope));
     }
     // Otherwise placement reports the bad budget itself.
   }
 
   PlaceCheckpointsPassOptions place = settings.place;
-  int64_t lastArena = -1, target = limit;
+  const int64_t initialTarget = target;
+  int64_t lastArena = -1;
   unsigned resolves = 0;
   for (;; ++resolves) {
     ModuleOp scratch;
@@ -141,7 +156,7 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
     scratch.erase();
     if (resolves == settings.maxResolves)
       break;
-    // Lower the target by the excess and place again, in whole-step terms:
+    // Lower the target by the excess and place again, in the scope's terms:
     // by at least one alignment unit (a smaller cut changes nothing the
     // arena can show), doubling with every miss.
     int64_t cut = std::max<int64_t>(lastArena - limit, settings.plan.alignment);
@@ -149,19 +164,24 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
     if (target <= 0)
       break;
     place.budget = std::to_string(target);
-    place.budgetScope = "step";
   }
   int64_t excess = lastArena - limit;
-  emitError(func.getLoc())
-      << "ckpt-pipeline: the planned arena of " << formatBytes(lastArena)
-      << " (" << lastArena << " bytes) exceeds the budget of "
-      << formatBytes(limit) << " (" << limit << " bytes) by " << excess
-      << " bytes ("
-      << llvm::formatv("{0:f2}", 100.0 * static_cast<double>(excess) /
-                                     static_cast<double>(std::max<int64_t>(
-                                         limit, 1)))
-             .str()
-      << "%) after " << resolves << " re-solves with tightened targets";
+  InFlightDiagnostic diag = emitError(func.getLoc());
+  diag << "ckpt-pipeline: the planned arena of " << formatBytes(lastArena)
+       << " (" << lastArena << " bytes) exceeds the budget of "
+       << formatBytes(limit) << " (" << limit << " bytes) by " << excess
+       << " bytes ("
+       << llvm::formatv("{0:f2}",
+                        100.0 * static_cast<double>(excess) /
+                            static_cast<double>(std::max<int64_t>(limit, 1)))
+              .str()
+       << "%) after " << resolves << " re-solves with tightened targets";
+  if (settings.place.budgetScope != BudgetScope::Step)
+    diag.attachNote(func.getLoc())
+        << "the arena holds the whole step: its budget is the budget-scope="
+        << stringifyBudgetScope(settings.place.budgetScope) << " budget plus "
+        << formatBytes(limit - initialTarget) << " (" << limit - initialTarget
+        << " bytes) of parameters, inputs, gradients and device workspace";
   return failure();
 }
 

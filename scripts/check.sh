@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build everything, and run every
 # test: the lit regression tests and GoogleTest unit tests (in parallel), then
-# the Python exporter's tests (pytest, Debian's interpreter and torch), then
+# the Python exporter's tests (pytest, Debian's interpreter and torch 1.13, then
+# the pinned PyTorch 2 environment of scripts/install-torch.sh), then
 # the same lit suite built with ASan+UBSan (scripts/sanitize.sh), then each
 # libFuzzer target for CKPT_FUZZ_SECONDS seconds (default 60; scripts/fuzz.sh).
 # Ends with one line `N passed, N failed` over all of them (each fuzz target
@@ -38,6 +39,20 @@ pyfailed=$(( $(pycount failed) + $(pycount error) + $(pycount errors) ))
 if [ "$pystatus" -ne 0 ] && [ "$pyfailed" -eq 0 ]; then
   pyfailed=1 # pytest failed without a count (e.g. exit 5: no tests collected)
 fi
+
+# The exporter's tests again with the pinned PyTorch 2 stack (scripts/
+# install-torch.sh), which adds the transformers/torchvision corpus.
+torch_python=$(bash scripts/install-torch.sh)
+pt2status=0
+(cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" \
+  "$torch_python" -m pytest -q -p no:cacheprovider tests) 2>&1 | tee "$log" || pt2status=$?
+pypassed=$(( pypassed + $(pycount passed) ))
+pt2failed=$(( $(pycount failed) + $(pycount error) + $(pycount errors) ))
+if [ "$pt2status" -ne 0 ] && [ "$pt2failed" -eq 0 ]; then
+  pt2failed=1
+fi
+pyfailed=$(( pyfailed + pt2failed ))
+if [ "$pt2status" -ne 0 ]; then pystatus=$pt2status; fi
 
 # The lit suite again, built with ASan+UBSan; a sanitizer report that no
 # test caught (e.g. under `not ckpt-opt`) counts as one more failure each.

@@ -3,6 +3,7 @@
 # missing. Idempotent: does nothing (and needs no network) when all are there.
 # Run as root on Debian 12 (bookworm), where LLVM/MLIR 19 come from main.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # Tested versions: see docs/building.md. Major versions are pinned by name
 # (llvm-19, mlir-19); Debian stable only takes bug and security fixes.
@@ -26,8 +27,13 @@ for pkg in "${packages[@]}"; do
   fi
 done
 
+# The PyTorch 2 stack from PyPI (pinned, in a virtual environment), after the
+# Debian packages; a no-op without network when it is current.
+install_torch() { bash scripts/install-torch.sh >/dev/null; }
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
+  install_torch
   exit 0
 fi
 
@@ -39,3 +45,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_torch

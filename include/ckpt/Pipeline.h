@@ -8,6 +8,8 @@
 #ifndef CKPT_PIPELINE_H
 #define CKPT_PIPELINE_H
 
+#include "ckpt/Analysis/BudgetScope.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -24,10 +26,13 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
       llvm::cl::desc("Memory budget: bytes with a unit (24GiB, 512MiB) or a "
                      "fraction of the no-recompute peak (0.5x); empty: none"),
       llvm::cl::init("")};
-  Option<std::string> budgetScope{
+  Option<BudgetScope> budgetScope{
       *this, "budget-scope",
-      llvm::cl::desc("What the budget covers: step or activations"),
-      llvm::cl::init("step")};
+      llvm::cl::desc("What the budget and the peak cover: step (everything) "
+                     "or activations (saved activations and backward "
+                     "temporaries: no parameters, inputs or parameter "
+                     "gradients)"),
+      llvm::cl::init(BudgetScope::Step)};
   Option<std::string> strategy{
       *this, "strategy",
       llvm::cl::desc("none, full, sqrt, selective, greedy, chain, optimal or exact "

@@ -148,3 +148,38 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
   }
   return t;
 }
+
+bool mlir::ckpt::countsInScope(BufferKind kind, BudgetScope scope) {
+  switch (scope) {
+  case BudgetScope::Step:
+    return true;
+  case BudgetScope::Activations:
+    return kind == BufferKind::Activation || kind == BufferKind::Temporary;
+  }
+  llvm_unreachable("unknown budget scope");
+}
+
+int64_t mlir::ckpt::liveInScope(const MemoryTimeline &t, size_t index,
+                                BudgetScope scope) {
+  int64_t live = t.workspace[index];
+  for (size_t k = 0; k < kNumBufferKinds; ++k)
+    if (countsInScope(static_cast<BufferKind>(k), scope))
+      live = addSat(live, t.liveDuringByKind[index][k]);
+  if (scope == BudgetScope::Step)
+    live = addSat(live, t.deviceWorkspace);
+  return live;
+}
+
+ScopedPeak mlir::ckpt::computeScopedPeak(const MemoryTimeline &t,
+                                         BudgetScope scope) {
+  ScopedPeak peak;
+  peak.bytes = scope == BudgetScope::Step ? t.liveAtEntry : 0;
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    int64_t live = liveInScope(t, i, scope);
+    if (live > peak.bytes) {
+      peak.bytes = live;
+      peak.op = static_cast<int64_t>(i);
+    }
+  }
+  return peak;
+}

@@ -114,9 +114,22 @@ static ReportedBuffer describeBuffer(const Buffer &buffer) {
   return result;
 }
 
+/// The op at index `op` of `t` as a report names it ("entry" for -1).
+static ReportedBuffer describeOpAt(const MemoryTimeline &t, int64_t op) {
+  ReportedBuffer result;
+  if (op < 0) {
+    result.op = "entry";
+    return result;
+  }
+  result.op = t.ops[op]->getName().getStringRef().str();
+  result.location = describeLocation(t.ops[op]->getLoc());
+  return result;
+}
+
 StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
                                        const MemoryTimeline &t,
-                                       const CostModel &model) {
+                                       const CostModel &model,
+                                       BudgetScope scope) {
   StepReport report;
   report.function = func.getSymName().str();
   report.costModel = model.describe();
@@ -144,14 +157,16 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
   report.numSavedActivations = t.savedActivations.size();
   report.peakBytes = t.peakBytes;
   report.peakOpIndex = t.peakOp;
+  report.peakOp = describeOpAt(t, t.peakOp);
+  ScopedPeak scoped = computeScopedPeak(t, scope);
+  report.scope = scope;
+  report.scopePeakBytes = scoped.bytes;
+  report.scopePeakOpIndex = scoped.op;
+  report.scopePeakOp = describeOpAt(t, scoped.op);
   if (t.peakOp >= 0) {
-    Operation *op = t.ops[t.peakOp];
-    report.peakOp.op = op->getName().getStringRef().str();
-    report.peakOp.location = describeLocation(op->getLoc());
     report.peakByKind = t.liveDuringByKind[t.peakOp];
     report.peakWorkspace = t.workspace[t.peakOp];
   } else {
-    report.peakOp.op = "entry";
     for (const Buffer &buffer : t.buffers)
       if (buffer.def < 0)
         report.peakByKind[static_cast<size_t>(buffer.kind)] += buffer.bytes;
@@ -243,6 +258,19 @@ void mlir::ckpt::printStepReportText(const StepReport &r,
     os << " " << stringifyBufferKind(static_cast<BufferKind>(k)) << " "
        << formatBytes(r.peakByKind[k]) << ",";
   os << " workspace " << formatBytes(r.peakWorkspace) << "\n";
+  os << llvm::formatv("{0,-20} {1}: peak {2} ({3} bytes)", "budget scope",
+                      stringifyBudgetScope(r.scope),
+                      formatBytes(r.scopePeakBytes), r.scopePeakBytes);
+  if (r.scopePeakOpIndex >= 0)
+    os << llvm::formatv(" during op #{0} {1} at {2}", r.scopePeakOpIndex,
+                        r.scopePeakOp.op, r.scopePeakOp.location);
+  else
+    os << " at entry";
+  os << (r.scope == BudgetScope::Step
+             ? " (everything the step holds)"
+             : " (activations, temporaries and workspace; no parameters, "
+               "inputs or gradients)")
+     << "\n";
   if (r.hasArena())
     os << llvm::formatv("{0,-20} {1} ({2} bytes), lower bound {3} ({4} "
                         "bytes), ratio {5:f4}\n",
@@ -287,6 +315,10 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
                           {"op", r.peakOp.op},
                           {"location", r.peakOp.location},
                           {"by_kind", std::move(atPeak)}};
+  llvm::json::Object scopePeak{{"bytes", r.scopePeakBytes},
+                               {"op_index", r.scopePeakOpIndex},
+                               {"op", r.scopePeakOp.op},
+                               {"location", r.scopePeakOp.location}};
   llvm::json::Array saved;
   for (const ReportedBuffer &b : r.largestSaved)
     saved.push_back(bufferJson(b));
@@ -302,6 +334,8 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
                             {"saved_activation_bytes", r.savedActivationBytes},
                             {"saved_activation_count", r.numSavedActivations},
                             {"peak", std::move(peak)},
+                            {"budget_scope", stringifyBudgetScope(r.scope)},
+                            {"scope_peak", std::move(scopePeak)},
                             {"largest_saved_activations", std::move(saved)},
                             {"timeline", std::move(timeline)}};
   if (r.hasArena())

@@ -8,18 +8,34 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ckpt;
 
 namespace {
 /// The JSON encoding of an attribute, fixed by its name.
-enum class AttrKind { Int, Float, IntArray, Flag, Approximation, Reduction, String, Unknown };
+enum class AttrKind {
+  Int,
+  Float,
+  Number,
+  IntArray,
+  Flag,
+  Approximation,
+  Reduction,
+  Predicate,
+  String,
+  Unknown
+};
 } // namespace
 
 static AttrKind getAttrKind(llvm::StringRef name) {
   return llvm::StringSwitch<AttrKind>(name)
-      .Cases("axis", "seed", "offset", "groups", "ignore_index", "step",
-             AttrKind::Int)
+      .Cases("axis", "seed", "offset", "groups", "ignore_index", AttrKind::Int)
+      .Cases("diagonal", "dim", AttrKind::Int)
+      // `step` is adamw's step count and iota's increment: an integer stays
+      // an i64 attribute, so adamw is unchanged.
+      .Cases("start", "step", AttrKind::Number)
       .Cases("flops", "bytes_read", "bytes_written", "workspace", AttrKind::Int)
       .Case("padding_idx", AttrKind::Int)
       .Cases("p", "epsilon", "scale", "dropout_p", "lr", "beta1", "beta2",
@@ -28,11 +44,12 @@ static AttrKind getAttrKind(llvm::StringRef name) {
              AttrKind::Float)
       .Cases("axes", "perm", "starts", "steps", "kernel", "strides",
              AttrKind::IntArray)
-      .Cases("padding", "dilation", AttrKind::IntArray)
+      .Cases("padding", "dilation", "low", "high", AttrKind::IntArray)
       .Cases("transpose_lhs", "transpose_rhs", "causal", "keep_dims",
              "count_include_pad", AttrKind::Flag)
       .Case("approximation", AttrKind::Approximation)
       .Case("reduction", AttrKind::Reduction)
+      .Case("predicate", AttrKind::Predicate)
       .Case("name", AttrKind::String)
       .Default(AttrKind::Unknown);
 }
@@ -48,6 +65,26 @@ FailureOr<Attribute> mlir::ckpt::convertJsonAttribute(
     error = "expected an integer";
     return failure();
   case AttrKind::Float:
+    if (std::optional<double> v = value.getAsNumber())
+      return Attribute(builder.getF64FloatAttr(*v));
+    // JSON has no infinities: a fill's value may spell them as strings
+    // (a -inf attention mask); the op's verifier decides where they fit.
+    if (name == "value") {
+      if (std::optional<llvm::StringRef> str = value.getAsString()) {
+        if (*str == "inf" || *str == "-inf")
+          return Attribute(builder.getF64FloatAttr(
+              *str == "inf" ? std::numeric_limits<double>::infinity()
+                            : -std::numeric_limits<double>::infinity()));
+      }
+      error = "expected a number, \"inf\" or \"-inf\"";
+      return failure();
+    }
+    error = "expected a number";
+    return failure();
+  case AttrKind::Number:
+    // An integer (a JSON number without a fraction) is exact as an i64.
+    if (std::optional<int64_t> v = value.getAsInteger())
+      return Attribute(builder.getI64IntegerAttr(*v));
     if (std::optional<double> v = value.getAsNumber())
       return Attribute(builder.getF64FloatAttr(*v));
     error = "expected a number";
@@ -90,6 +127,15 @@ FailureOr<Attribute> mlir::ckpt::convertJsonAttribute(
     if (v)
       return Attribute(LossReductionAttr::get(context, *v));
     error = "expected \"mean\", \"sum\" or \"none\"";
+    return failure();
+  }
+  case AttrKind::Predicate: {
+    std::optional<llvm::StringRef> str = value.getAsString();
+    std::optional<ComparePredicate> v =
+        str ? symbolizeComparePredicate(*str) : std::nullopt;
+    if (v)
+      return Attribute(ComparePredicateAttr::get(context, *v));
+    error = "expected \"eq\", \"ne\", \"lt\", \"le\", \"gt\" or \"ge\"";
     return failure();
   }
   case AttrKind::String:

@@ -1,7 +1,10 @@
 """Command line: ``python3 -m ckpt_export MODEL -o out.json [--size tiny|full] [--batch N] ...``.
 
 MODEL is a corpus name (``gpt2``, ``llama``, ``bert``, ``resnet50``,
-``mobilenet_v2``, ``unet``, ``mlp32``) or ``package.module:factory`` where the
+``mobilenet_v2``, ``unet``, ``mlp32``; with the PyTorch 2 environment also the
+library models ``hf:gpt2``, ``hf:llama``, ``hf:bert``, ``hf:t5``, ``hf:vit``,
+``tv:resnet18``, ``tv:resnet50``, ``tv:mobilenet_v3_large``,
+``tv:efficientnet_b0``, ``tv:vit_b_16``) or ``package.module:factory`` where the
 factory returns a :class:`ckpt_export.models.ModelSpec` or a ``(model,
 example_inputs)`` pair; it receives the size/override keywords it accepts.
 """
@@ -21,8 +24,21 @@ from .models import MODELS, ModelSpec
 def load(spec_name, size, overrides):
     if spec_name in MODELS:
         return MODELS[spec_name](size, **overrides)
+    if spec_name.startswith(("hf:", "tv:")):
+        try:
+            from .library_models import LIBRARY
+            import transformers  # noqa: F401
+            import torchvision  # noqa: F401
+        except ImportError as e:
+            raise SystemExit(f"{spec_name} needs transformers and torchvision ({e}); use the PyTorch 2 "
+                             "environment of scripts/install-torch.sh")
+        if spec_name not in LIBRARY:
+            raise SystemExit(f"unknown model {spec_name!r}; library models: {', '.join(LIBRARY)}")
+        return LIBRARY[spec_name](size, **overrides)
     if ":" not in spec_name:
-        raise SystemExit(f"unknown model {spec_name!r}; corpus models: {', '.join(MODELS)}")
+        raise SystemExit(f"unknown model {spec_name!r}; corpus models: {', '.join(MODELS)}, and with "
+                         "transformers/torchvision hf:gpt2, hf:llama, hf:bert, hf:t5, hf:vit, tv:resnet18, "
+                         "tv:resnet50, tv:mobilenet_v3_large, tv:efficientnet_b0, tv:vit_b_16")
     mod, fn = spec_name.split(":", 1)
     factory = getattr(importlib.import_module(mod), fn)
     try:
@@ -58,7 +74,8 @@ def main(argv=None):
     t0 = time.time()
     with warnings.catch_warnings(record=True) as ws:
         warnings.simplefilter("always")
-        res = export(spec.model, spec.inputs, a.output, name=a.name or spec.name, fake=not a.real)
+        res = export(spec.model, spec.inputs, a.output, name=a.name or spec.name, fake=not a.real,
+                     input_names=getattr(spec, "input_names", None))
     for w in ws:
         if "ckpt_export" in str(w.message):
             print(f"warning: {w.message}", file=sys.stderr)

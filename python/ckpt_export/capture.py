@@ -13,8 +13,9 @@ function that calls ``torch.autograd.grad``):
   raising: with fake tensors (``config.use_fake_tensor``) nothing is computed
   at all, which makes exporting a full-size model a matter of seconds.
 
-On torch >= 2.1, :func:`capture_torch2` uses ``torch._functorch.aot_autograd``
-in the same way (untested on this machine, which has torch 1.13).
+On torch >= 2.1, :func:`ckpt_export.capture_torch2.capture_torch2` captures
+the same joint graph through ``torch.compile`` (see that module); both paths
+return a :class:`Capture` that says, for each primal placeholder, what it is.
 
 Module scopes come from module forward hooks: forward nodes get the module on
 top of the hook stack when they are created; every autograd node created inside
@@ -28,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -50,10 +52,54 @@ class Capture:
     """The joint graph plus what is needed to interpret its placeholders."""
 
     gm: torch.fx.GraphModule
-    param_names: List[str]           # one per parameter placeholder (first in order)
-    buffer_names: List[str]          # then buffers
-    input_names: List[str]           # then the data inputs
+    param_names: List[str]           # the parameters' names, in placeholder order
+    buffer_names: List[str]          # the buffers' names, in placeholder order
+    input_names: List[str]           # the data inputs' names, in the caller's order
     scope_prefix: str = ""           # stripped from module paths (wrapper modules)
+    # One entry per primal placeholder (``primal_nodes``), in graph order:
+    # (``"param"`` | ``"buffer"`` | ``"input"``, name), and the gradient node
+    # the joint graph returns for it (None if none).
+    primal_roles: List[Tuple[str, str]] = field(default_factory=list)
+    primal_nodes: List[torch.fx.Node] = field(default_factory=list)
+    grads: List[Optional[torch.fx.Node]] = field(default_factory=list)
+    loss: Optional[torch.fx.Node] = None      # the node computing the loss
+    tangent: Optional[torch.fx.Node] = None   # the incoming d loss / d loss
+
+    def execute(self, model: nn.Module, inputs: Sequence[torch.Tensor]):
+        """Runs the joint graph on real tensors: the model's parameters and
+        buffers and ``inputs`` (in ``input_names`` order), with d loss / d loss
+        = 1. Returns ``(loss, {parameter name: gradient})``; parameter names
+        as ``model.named_parameters()`` gives them (``model`` is the module
+        that was captured, or the one inside its wrapper when the names had
+        a prefix stripped)."""
+        tensors = {("param", nm): p.detach() for nm, p in model.named_parameters()}
+        tensors.update({("buffer", nm): b for nm, b in model.named_buffers()})
+        tensors.update({("input", nm): x for nm, x in zip(self.input_names, inputs)})
+        primals = [tensors[r] for r in self.primal_roles]
+        outs = self.gm(primals, [torch.tensor(1.0)])
+        flat = []
+        for o in outs:
+            flat.extend(o if isinstance(o, (list, tuple)) else [o])
+        out_node = next(n for n in self.gm.graph.nodes if n.op == "output")
+        results = []
+        for o in out_node.args[0]:
+            results.extend(o if isinstance(o, (list, tuple)) else [o])
+        pos = {}
+        for i, r in enumerate(results):
+            if isinstance(r, torch.fx.Node):
+                pos.setdefault(r, i)
+        grads = {nm: flat[pos[g]] for (role, nm), g in zip(self.primal_roles, self.grads)
+                 if role == "param" and g is not None}
+        return flat[pos[self.loss]], grads
+
+    def strip_prefix(self, prefix: str):
+        """Drops `prefix` (a wrapper module's attribute path) from names and scopes."""
+        def strip(nm):
+            return nm[len(prefix):] if nm.startswith(prefix) else nm
+        self.scope_prefix = prefix
+        self.param_names = [strip(p) for p in self.param_names]
+        self.buffer_names = [strip(p) for p in self.buffer_names]
+        self.primal_roles = [(r, strip(nm) if r != "input" else nm) for r, nm in self.primal_roles]
 
 
 class _Captured(Exception):
@@ -202,7 +248,11 @@ def _patched_create_node(tracker: _ScopeTracker):
 def capture(model: nn.Module, inputs: Sequence[torch.Tensor], fake: bool = True,
             input_names: Optional[List[str]] = None) -> Capture:
     """Trace ``model(*inputs)`` (which must return the scalar loss) into a joint graph."""
-    if tuple(int(x) for x in torch.__version__.split(".")[:2]) >= (2, 1):  # pragma: no cover
+    if torch_version() >= (2, 1):
+        if not fake:
+            warnings.warn("ckpt_export: fake=False (--real) changes nothing on torch 2: the capture "
+                          "goes through torch.compile, which traces with fake tensors either way")
+        from .capture_torch2 import capture_torch2
         return capture_torch2(model, inputs, input_names)
     from functorch.compile import aot_module, config
 
@@ -240,31 +290,37 @@ def capture(model: nn.Module, inputs: Sequence[torch.Tensor], fake: bool = True,
     if not got:
         raise RuntimeError("AOTAutograd did not produce a joint graph (does forward return a tensor "
                            "that requires grad?)")
-    return Capture(got[0], params, buffers, list(input_names))
+    return _with_signature(Capture(got[0], params, buffers, list(input_names)))
 
 
-def capture_torch2(model, inputs, input_names=None):  # pragma: no cover - needs torch >= 2.1
-    """torch >= 2.1: same hook through ``torch._functorch.aot_autograd.aot_module``."""
-    from torch._functorch.aot_autograd import aot_module
-    got = []
+def torch_version() -> Tuple[int, int]:
+    """(major, minor) of the running torch."""
+    return tuple(int(x) for x in torch.__version__.split("+")[0].split(".")[:2])  # type: ignore
 
-    def partition_fn(joint, joint_inputs, **kw):
-        got.append(joint)
-        raise _Captured()
 
-    tracker = _ScopeTracker(model)
-    try:
-        compiled = aot_module(model, fw_compiler=lambda g, i: g, bw_compiler=lambda g, i: g,
-                              partition_fn=partition_fn)
-        with _patched_create_node(tracker):
-            try:
-                compiled(*inputs)
-            except _Captured:
-                pass
-    finally:
-        tracker.remove()
-    params = [n for n, _ in model.named_parameters()]
-    buffers = [n for n, _ in model.named_buffers()]
-    if input_names is None:
-        input_names = [f"input{i}" for i in range(len(inputs))]
-    return Capture(got[0], params, buffers, list(input_names))
+def _with_signature(cap: Capture) -> Capture:
+    """Fills the per-primal fields of a torch 1.13 capture, whose joint graph
+    takes (parameters, buffers, inputs) in that order and returns
+    ``((loss,), grads of every primal)``."""
+    g = cap.gm.graph
+    placeholders = [n for n in g.nodes if n.op == "placeholder"]
+    out_node = next(n for n in g.nodes if n.op == "output")
+    outs = out_node.args[0]
+    if isinstance(outs, (tuple, list)) and len(outs) == 2 and isinstance(outs[0], (tuple, list)):
+        outs = list(outs[0]) + list(outs[1])
+    outs = list(outs)
+    primals = [p for p in placeholders if not p.name.startswith("tangents")]
+    tangents = [p for p in placeholders if p.name.startswith("tangents")]
+    np_, nb, ni = len(cap.param_names), len(cap.buffer_names), len(cap.input_names)
+    if len(primals) != np_ + nb + ni or len(tangents) != 1 or len(outs) < len(primals) + 1:
+        raise RuntimeError(f"unexpected joint graph signature: {len(primals)} primals "
+                           f"(expected {np_}+{nb}+{ni}), {len(tangents)} tangents; "
+                           "the model must return exactly one scalar loss")
+    cap.primal_roles = ([("param", p) for p in cap.param_names] + [("buffer", b) for b in cap.buffer_names]
+                        + [("input", i) for i in cap.input_names])
+    cap.primal_nodes = primals
+    cap.grads = list(outs[len(outs) - len(primals):])
+    cap.loss = outs[0]
+    cap.tangent = tangents[0]
+    return cap
+

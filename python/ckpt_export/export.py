@@ -63,14 +63,19 @@ import torch
 import torch.fx
 from ckpt_graphs import format as graph_format
 
-from .capture import Capture, LossModule, capture, user_frame
+from .capture import Capture, LossModule, capture, torch_version, user_frame
 
 
 def _portable_path(path):
     """Returns `path` relative to the working directory when it lies below
-    it (so that exported files do not depend on where a checkout lives),
-    otherwise unchanged."""
+    it, a library file relative to its ``site-packages`` (or Debian's
+    ``dist-packages``: ``transformers/models/gpt2/modeling_gpt2.py``), so
+    that exported files do not depend on where a checkout or an environment
+    lives; otherwise unchanged."""
     import os
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in path:
+            return path.rsplit(marker, 1)[1]
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
 
@@ -175,6 +180,22 @@ TWO_FLOP_OPAQUE = {"aten.hardtanh.default", "aten.hardtanh_backward.default", "a
 REDUCE = {"sum": "reduce_sum", "mean": "reduce_mean", "amax": "reduce_max"}
 
 
+@dataclass
+class _LazyPerm:
+    """A transpose/permute that PyTorch executes as a view: ``value``
+    permuted by ``perm``, made a buffer (``ckpt.transpose``) only when a
+    consumer that cannot read it strided needs it (``origin`` gives that
+    node its name, phase and location). Matmul operands fold last-two-dims
+    transposes into their flags; a permute of a permute composes; one that
+    composes to the identity is the value itself (``t(t(x))``, the shape of
+    every ``nn.Linear`` weight gradient on torch 2)."""
+
+    value: str
+    perm: List[int]
+    origin: torch.fx.Node
+    materialized: Optional[str] = None
+
+
 class _Lowering:
     def __init__(self, cap: Capture, name: str):
         self.cap = cap
@@ -187,6 +208,7 @@ class _Lowering:
         self.ids = set()
         self.stat_src: Dict[str, str] = {}         # reshaped norm stat -> ckpt stat value
         self.dropout_masks: Dict[torch.fx.Node, Any] = {}
+        self.dropout_scaled_ones: Dict[torch.fx.Node, float] = {}  # div node -> p
         self.dropout_stream = 0
         self.ce: Dict[torch.fx.Node, Dict[str, Any]] = {}
         self.opaque_impls: Dict[str, Callable] = {}
@@ -229,9 +251,21 @@ class _Lowering:
         if not isinstance(a, torch.fx.Node):
             raise ExportError(f"expected a tensor operand, got {a!r}")
         v = self.env.get(a)
+        if isinstance(v, _LazyPerm):
+            return self._materialize(v)
         if not isinstance(v, str):
             raise ExportError(f"value of {a.name} ({a.target}) is not available here: {v!r}")
         return v
+
+    def _materialize(self, lazy: _LazyPerm) -> str:
+        if lazy.materialized is None:
+            cur, self.cur = self.cur, lazy.origin
+            try:
+                shp, dt = self.meta(lazy.origin)
+                lazy.materialized = self.emit1("transpose", [lazy.value], shp, dt, {"perm": list(lazy.perm)})
+            finally:
+                self.cur = cur
+        return lazy.materialized
 
     def emit(self, op: str, inputs: List[Optional[str]], outs: List[Tuple[List[int], str]],
              attrs: Optional[Dict[str, Any]] = None, hint: Optional[str] = None,
@@ -325,21 +359,8 @@ class _Lowering:
     # ---- driver -------------------------------------------------------
     def run(self) -> Dict[str, Any]:
         g = self.gm.graph
-        placeholders = [n for n in g.nodes if n.op == "placeholder"]
-        out_node = next(n for n in g.nodes if n.op == "output")
-        outs = out_node.args[0]
-        if isinstance(outs, (tuple, list)) and len(outs) == 2 and isinstance(outs[0], (tuple, list)):
-            outs = list(outs[0]) + list(outs[1])
-        outs = list(outs)
-        loss = outs[0]
-        np_, nb, ni = len(self.cap.param_names), len(self.cap.buffer_names), len(self.cap.input_names)
-        primals = [p for p in placeholders if not p.name.startswith("tangents")]
-        tangents = [p for p in placeholders if p.name.startswith("tangents")]
-        if len(primals) != np_ + nb + ni or len(tangents) != 1:
-            raise ExportError(f"unexpected joint graph signature: {len(primals)} primals "
-                              f"(expected {np_}+{nb}+{ni}), {len(tangents)} tangents; "
-                              "the model must return exactly one scalar loss")
-        grads = outs[len(outs) - len(primals):]
+        cap = self.cap
+        loss = cap.loss
         # forward = ancestors of the loss
         self.fwd = set()
         todo = [loss]
@@ -351,19 +372,16 @@ class _Lowering:
         self._plan_fusions()
 
         param_ids = {}
-        for i, p in enumerate(primals):
+        for i, (p, (role, nm)) in enumerate(zip(cap.primal_nodes, cap.primal_roles)):
             shp, dt = self.meta(p)
-            if i < np_:
-                role, nm = "param", self.cap.param_names[i]
-                if grads[i] is None:
+            if role == "param":
+                if cap.grads[i] is None:
                     warnings.warn(f"ckpt_export: parameter {nm} gets no gradient; dropped from the graph")
                     continue
-            elif i < np_ + nb:
-                role, nm = "input", self.cap.buffer_names[i - np_]
+            elif role == "buffer":
+                role = "input"
                 if not p.users:
                     continue  # BatchNorm running stats etc.: not part of the step's data flow
-            else:
-                role, nm = "input", self.cap.input_names[i - np_ - nb]
             vid = self.fresh(p.name)
             self.values[vid] = (shp, dt)
             self.env[p] = vid
@@ -371,7 +389,7 @@ class _Lowering:
             self.inputs.append(decl)
             if role == "param":
                 param_ids[i] = vid
-        t = tangents[0]
+        t = cap.tangent
         shp, dt = self.meta(t)
         if shp != []:
             raise ExportError(f"the loss must be a scalar, got shape {shp}")
@@ -397,12 +415,12 @@ class _Lowering:
         self.cur = None
 
         outputs = [{"value": self.val(loss), "role": "loss"}]
-        for i, gnode in enumerate(grads[:np_]):
+        for i, gnode in enumerate(cap.grads):
             if i not in param_ids:
                 continue
             gv = self.val(gnode)
             if gv in {o["id"] for o in self.inputs}:
-                raise ExportError(f"gradient of {self.cap.param_names[i]} is a graph input")
+                raise ExportError(f"gradient of {cap.primal_roles[i][1]} is a graph input")
             outputs.append({"value": gv, "role": "grad", "grad_of": param_ids[i]})
         self._dce([o["value"] for o in outputs])
         self._schedule()
@@ -482,11 +500,16 @@ class _Lowering:
             x = n.args[0]
             dim = n.args[1]
             xs = self.meta(x)[0]
-            if _norm_dim(dim, len(xs)) != len(xs) - 1 or len(xs) < 1:
+            if len(xs) < 1:
                 continue
+            # classes last (nll_loss), or per-pixel classes on axis 1 of NCHW (nll_loss2d)
+            spatial = len(xs) == 4 and _norm_dim(dim, 4) == 1
+            if _norm_dim(dim, len(xs)) != len(xs) - 1 and not spatial:
+                continue
+            loss_op = "nll_loss2d" if spatial else "nll_loss"
             users = self._real_users(n)
-            fwd = [u for u in users if _opname(u.target) == "aten.nll_loss_forward.default"]
-            bwd = [u for u in users if _opname(u.target) == "aten.nll_loss_backward.default"]
+            fwd = [u for u in users if _opname(u.target) == f"aten.{loss_op}_forward.default"]
+            bwd = [u for u in users if _opname(u.target) == f"aten.{loss_op}_backward.default"]
             lsb = [u for u in users if _opname(u.target) == "aten._log_softmax_backward_data.default"]
             if len(fwd) != 1 or len(users) != len(fwd) + len(bwd) + len(lsb) or len(bwd) > 1:
                 continue
@@ -512,7 +535,8 @@ class _Lowering:
             if not ok:
                 continue
             info = {"logits": x, "target": fa["target"], "reduction": {1: "mean", 2: "sum"}[fa["reduction"]],
-                    "ignore_index": int(fa["ignore_index"]), "fwd": f, "bwd": bwd[0] if bwd else None}
+                    "ignore_index": int(fa["ignore_index"]), "fwd": f, "bwd": bwd[0] if bwd else None,
+                    "spatial": spatial}
             self.ce[n] = dict(info, role="logsoftmax")
             self.ce[f] = dict(info, role="fwd")
             for b in bwd:
@@ -538,6 +562,11 @@ class _Lowering:
             fw = [u for u in us if u in self.fwd]
             if len(fw) != 1:
                 continue
+            if self.meta(n)[0] != self.meta(fw[0])[0]:
+                # a mask that broadcasts (stochastic depth: one draw per
+                # sample): dropout of ones, multiplied like any tensor
+                self.dropout_scaled_ones[n] = round(1.0 - keep, 12)
+                continue
             self.dropout_masks[n] = {"keep": keep, "fwd": fw[0], "mask": None}
 
     # ---- per-node lowering --------------------------------------------
@@ -553,8 +582,16 @@ class _Lowering:
             return
         if n in self.ce:
             return self._lower_ce(n, self.ce[n])
+        if n in self.dropout_scaled_ones:
+            shp, dt = self.meta(n)
+            ones = self._fill(1.0, shp, dt, hint=n.name + "_ones")
+            self.dropout_stream += 1
+            y, _ = self.emit("dropout", [ones], [(shp, dt), (shp, "i1")],
+                             {"p": self.dropout_scaled_ones[n], "seed": self.dropout_stream, "offset": 0})
+            return self._set(n, y)
         if n in self.dropout_masks or (_opname(n.target).startswith("aten.bernoulli")
-                                        and all(u in self.dropout_masks for u in n.users)):
+                                        and all(u in self.dropout_masks or u in self.dropout_scaled_ones
+                                                for u in n.users)):
             self.env[n] = ("dropout-mask", n.name)
             return
         if name == "aten.mul.Tensor":
@@ -606,12 +643,29 @@ class _Lowering:
         N = _numel(outs[0][0]) if outs else 0
         if creation or name in MOVE_OPS:
             flops = 0
+        elif "scaled_dot_product" in name:
+            flops = self._attention_flops(n, name)
         elif name in TWO_FLOP_OPAQUE:
             flops = 2 * N
         else:
             flops = N
         vs = self.opaque(n, ins, outs, flops)
         self._set(n, vs if self._multi(n) else vs[0])
+
+    def _attention_flops(self, n, name):
+        """FLOPs of an attention the lowering leaves opaque (a masked one),
+        by the cost formula of ``ckpt.attention`` / ``attention_grad``
+        (docs/dialect.md) with every (query, key) pair counted."""
+        a = _named_args(n)
+        qs = self.meta(a["query"])[0]
+        ks = self.meta(a["key"])[0]
+        vs = self.meta(a["value"])[0]
+        B, H, S, D = (qs + [1] * 4)[:4] if len(qs) == 4 else (1, 1, qs[-2], qs[-1])
+        P = S * ks[-2]
+        Dv = vs[-1]
+        if "backward" in name:
+            return B * H * (6 * P * D + 4 * P * Dv + 6 * P + 2 * S * Dv)
+        return B * H * (2 * P * D + 2 * P * Dv + 5 * P + S * Dv)
 
     def _multi(self, n):
         tm = n.meta.get("tensor_meta")
@@ -653,6 +707,10 @@ class _Lowering:
         ta, tb = isinstance(a, torch.fx.Node), isinstance(b, torch.fx.Node)
         ins = [self.val(x) for x in (a, b) if isinstance(x, torch.fx.Node)]
         ckpt_op = "sub" if op == "rsub" else BINARY[op]
+        if ta and not tb and alpha == 1 and dt in ("i32", "i64") and self.meta(a) == (shp, dt) and \
+                isinstance(b, int) and not isinstance(b, bool) and \
+                ((op in ("add", "sub") and b == 0) or (op == "mul" and b == 1)):
+            return self._set(n, self.env[a])  # exact integer identities (position ids + 0)
         if alpha != 1 or dt not in FLOAT:
             return self._set(n, self.opaque(n, ins, [(shp, dt)], _numel(shp))[0])
         if ta and tb:
@@ -689,14 +747,17 @@ class _Lowering:
     @staticmethod
     def _rounded(value, dt):
         """`value` rounded to dtype `dt` exactly as torch rounds a scalar
-        (``torch.tensor(value, dtype=...)``), as a Python number; None when
-        the result is not finite (JSON has no infinities) or, for an integer
-        dtype, not integral."""
+        (``torch.tensor(value, dtype=...)``), as a Python number (a float
+        may round to an infinity); None when it has no ckpt form: NaN, for an
+        integer dtype a value that is not integral or out of range, for
+        ``i1`` anything but 0 and 1 (false and true)."""
+        if dt == "i1":
+            return float(value) if isinstance(value, (bool, int, float)) and value in (0, 1) else None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         if dt in FLOAT:
             r = float(torch.tensor(value, dtype=TORCH_DTYPES[dt]).item())
-            return r if math.isfinite(r) else None
+            return None if math.isnan(r) else r
         if dt in ("i32", "i64"):
             if not math.isfinite(float(value)) or float(value) != int(value):
                 return None
@@ -706,7 +767,10 @@ class _Lowering:
         return None
 
     def _fill(self, value, shp, dt, hint=None):
-        """A ``fill`` of `shp` and `dt` with `value` (already rounded)."""
+        """A ``fill`` of `shp` and `dt` with `value` (already rounded);
+        JSON spells infinities as strings."""
+        if isinstance(value, float) and math.isinf(value):
+            value = "inf" if value > 0 else "-inf"
         return self.emit1("fill", [], list(shp), dt, {"value": value}, hint=hint)
 
     def _scalar_fill(self, value, dt, hint=None):
@@ -843,6 +907,50 @@ class _Lowering:
             return NotImplemented
         return self._scatter_into_zeros(n, g, sizes, dim, start, end)
 
+    def _replace_range(self, n, base, part, dim, start, end):
+        """`base` with [start, end) along `dim` replaced by `part`:
+        ``concat(base[:start], part, base[end:])`` (exact data movement)."""
+        bs = self.shape(base)
+        dt = self.vdtype(base)
+        pieces = []
+        if start > 0:
+            s = list(bs)
+            s[dim] = start
+            pieces.append(self._slice(base, dim, 0, 1, s, hint=n.name + "_lo"))
+        pieces.append(part)
+        if end < bs[dim]:
+            s = list(bs)
+            s[dim] = bs[dim] - end
+            pieces.append(self._slice(base, dim, end, 1, s, hint=n.name + "_hi"))
+        if len(pieces) == 1:
+            return self._set(n, part)
+        self._set(n, self.emit1("concat", pieces, list(bs), dt, {"axis": dim}))
+
+    def op_slice_scatter_default(self, n, a):
+        shp, dt = self.meta(n)
+        base, src = self.val(a["self"]), self.val(a["src"])
+        dim = _norm_dim(a["dim"], len(shp))
+        size = shp[dim]
+        start = a["start"] if a["start"] is not None else 0
+        end = a["end"] if a["end"] is not None else size
+        start = max(0, min(start + size if start < 0 else start, size))
+        end = max(start, min(end + size if end < 0 else end, size))
+        if (a.get("step") or 1) != 1 or self.vdtype(src) != dt or self.shape(src)[dim] != end - start:
+            return NotImplemented
+        return self._replace_range(n, base, src, dim, start, end)
+
+    def op_select_scatter_default(self, n, a):
+        shp, dt = self.meta(n)
+        base, src = self.val(a["self"]), self.val(a["src"])
+        dim = _norm_dim(a["dim"], len(shp))
+        index = a["index"] + (shp[dim] if a["index"] < 0 else 0)
+        if self.vdtype(src) != dt:
+            return NotImplemented
+        s = list(shp)
+        s[dim] = 1
+        part = self.reshape(src, s, hint=n.name + "_src")
+        return self._replace_range(n, base, part, dim, index, index + 1)
+
     def op_select_backward_default(self, n, a):
         shp, dt = self.meta(n)
         g = self.val(a["grad_output"])
@@ -876,13 +984,204 @@ class _Lowering:
             attrs["keep_dims"] = True
         return self._set(n, self.emit1(op, [x], shp, dt, attrs))
 
+    # ---- masks, position ids -------------------------------------------
+    def _arange(self, n, start, end, step):
+        shp, dt = self.meta(n)
+        vals = [start, step]
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in vals):
+            return NotImplemented
+        if dt not in FLOAT and any(float(v) != int(v) for v in vals):
+            return NotImplemented
+        conv = int if dt not in FLOAT else (lambda v: v)
+        self._set(n, self.emit1("iota", [], shp, dt, {"start": conv(start), "step": conv(step)}))
+
+    def op_arange_default(self, n, a):
+        return self._arange(n, 0, a["end"], 1)
+
+    def op_arange_start(self, n, a):
+        return self._arange(n, a["start"], a["end"], 1)
+
+    def op_arange_start_step(self, n, a):
+        return self._arange(n, a["start"], a["end"], a["step"])
+
+    def _operand(self, x, dt, hint):
+        """A tensor operand, or a Python scalar as a rank-0 fill of `dt`
+        (None when it has no exact form)."""
+        if isinstance(x, torch.fx.Node):
+            return self.val(x)
+        return self._scalar_fill(x, dt, hint=hint)
+
+    def _compare(self, n, pred):
+        a = n.args
+        lhs = a[0]
+        ldt = self.meta(lhs)[1]
+        l = self.val(lhs)
+        r = self._operand(a[1], ldt, n.name + "_c")
+        if r is None or self.vdtype(r) != ldt:
+            return NotImplemented
+        shp, dt = self.meta(n)
+        self._set(n, self.emit1("compare", [l, r], shp, "i1", {"predicate": pred}))
+
+    def _where(self, n, cond, on_true, on_false):
+        shp, dt = self.meta(n)
+        c = self.val(cond)
+        t = self._operand(on_true, dt, n.name + "_t")
+        f = self._operand(on_false, dt, n.name + "_f")
+        if self.vdtype(c) != "i1" or t is None or f is None or self.vdtype(t) != dt or self.vdtype(f) != dt:
+            return NotImplemented
+        self._set(n, self.emit1("select", [c, t, f], shp, dt))
+
+    def op_eq_Scalar(self, n, a):
+        return self._compare(n, "eq")
+
+    op_eq_Tensor = op_eq_Scalar
+
+    def op_ne_Scalar(self, n, a):
+        return self._compare(n, "ne")
+
+    op_ne_Tensor = op_ne_Scalar
+
+    def op_lt_Scalar(self, n, a):
+        return self._compare(n, "lt")
+
+    op_lt_Tensor = op_lt_Scalar
+
+    def op_le_Scalar(self, n, a):
+        return self._compare(n, "le")
+
+    op_le_Tensor = op_le_Scalar
+
+    def op_gt_Scalar(self, n, a):
+        return self._compare(n, "gt")
+
+    op_gt_Tensor = op_gt_Scalar
+
+    def op_ge_Scalar(self, n, a):
+        return self._compare(n, "ge")
+
+    op_ge_Tensor = op_ge_Scalar
+
+    def op_where_self(self, n, a):
+        return self._where(n, a["condition"], a["self"], a["other"])
+
+    def op_masked_fill_Scalar(self, n, a):
+        return self._where(n, a["mask"], a["value"], a["self"])
+
+    def op_masked_fill_Tensor(self, n, a):
+        return self._where(n, a["mask"], a["value"], a["self"])
+
+    def _logical(self, n, op):
+        shp, dt = self.meta(n)
+        xs = [self.val(x) for x in n.args[: 1 if op == "logical_not" else 2]]
+        if dt != "i1" or any(self.vdtype(x) != "i1" for x in xs):
+            return NotImplemented
+        self._set(n, self.emit1(op, xs, shp, dt))
+
+    def op_bitwise_not_default(self, n, a):
+        return self._logical(n, "logical_not")
+
+    op_logical_not_default = op_bitwise_not_default
+
+    def op_bitwise_and_Tensor(self, n, a):
+        return self._logical(n, "logical_and")
+
+    op_logical_and_default = op_bitwise_and_Tensor
+
+    def op_bitwise_or_Tensor(self, n, a):
+        return self._logical(n, "logical_or")
+
+    op_logical_or_default = op_bitwise_or_Tensor
+
+    def _triangle(self, n, a, op):
+        shp, dt = self.meta(n)
+        attrs = {"diagonal": int(a["diagonal"])} if a.get("diagonal") else None
+        self._set(n, self.emit1(op, [self.val(a["self"])], shp, dt, attrs))
+
+    def op_tril_default(self, n, a):
+        return self._triangle(n, a, "tril")
+
+    def op_triu_default(self, n, a):
+        return self._triangle(n, a, "triu")
+
+    def op_constant_pad_nd_default(self, n, a):
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        r = len(shp)
+        pad = list(a["pad"])
+        low, high = [0] * r, [0] * r
+        for i in range(len(pad) // 2):  # pairs from the last dimension backwards
+            low[r - 1 - i], high[r - 1 - i] = pad[2 * i], pad[2 * i + 1]
+        value = a.get("value") or 0
+        if any(p < 0 for p in low + high) or self._rounded(value, dt) is None:
+            return NotImplemented
+        v = self._rounded(value, dt)
+        if isinstance(v, float) and math.isinf(v):
+            return NotImplemented  # the pad op's f64 value has no JSON infinity
+        self._set(n, self.emit1("pad", [x], shp, dt, {"low": low, "high": high, "value": v}))
+
+    def _full_arange_axis(self, idx, size):
+        """When index tensor `idx` is ``arange(size)`` (through views) laid
+        along one axis of its shape, that axis; else None."""
+        shp = self.meta(idx)[0]
+        axes = [i for i, d in enumerate(shp) if d != 1]
+        if len(axes) > 1 or (axes and shp[axes[0]] != size):
+            return None
+        x = idx
+        while isinstance(x, torch.fx.Node) and x.op == "call_function" and (
+                _opname(x.target) in RESHAPE_OPS or
+                (_opname(x.target) in ALIAS_OPS and _opname(x.target) != "aten._to_copy.default")):
+            x = x.args[0]
+        if not isinstance(x, torch.fx.Node) or x.op != "call_function":
+            return None
+        nm, xa = _opname(x.target), _named_args(x)
+        if nm == "aten.add.Tensor" and xa.get("other") == 0 and isinstance(xa.get("self"), torch.fx.Node):
+            x = xa["self"]  # position ids: arange + 0
+            nm, xa = _opname(x.target), _named_args(x)
+        start, step = xa.get("start", 0), xa.get("step", 1)
+        if nm not in ("aten.arange.default", "aten.arange.start", "aten.arange.start_step") or \
+                start not in (0, None) or step not in (1, None) or self.meta(x)[0] != [size]:
+            return None
+        return axes[0] if axes else len(shp) - 1
+
+    def op_index_Tensor(self, n, a):
+        """``x[i0, i1, ...]`` where every index tensor is ``arange`` of its
+        dimension's full size, laid along its own axis (transformers'
+        padding masks: ``mask[batch_idx, None, None, kv_idx]``): the elements
+        of x in order, reshaped onto those axes and broadcast -- no gather."""
+        shp, dt = self.meta(n)
+        x = self.val(a["self"])
+        xs = self.shape(x)
+        idx = list(a["indices"])
+        if len(idx) != len(xs) or any(i is None for i in idx):
+            return NotImplemented
+        axes = [self._full_arange_axis(i, d) for i, d in zip(idx, xs)]
+        if any(ax is None for ax in axes) or axes != sorted(set(axes)) or \
+                any(len(self.meta(i)[0]) != len(shp) for i in idx):
+            return NotImplemented
+        placed = [1] * len(shp)
+        for ax, d in zip(axes, xs):
+            placed[ax] = d
+        v = self.reshape(x, placed, hint=n.name + "_r")
+        if placed != shp:
+            v = self.emit1("broadcast", [v], shp, dt)
+        self._set(n, v)
+
+    def op_gather_default(self, n, a):
+        shp, dt = self.meta(n)
+        if a.get("sparse_grad"):
+            return NotImplemented
+        x, idx = self.val(a["self"]), self.val(a["index"])
+        if self.vdtype(idx) != "i64":
+            return NotImplemented
+        self._set(n, self.emit1("gather", [x, idx], shp, dt, {"dim": _norm_dim(a["dim"], len(shp))}))
+
     # ---- matmuls ------------------------------------------------------
     def _mm_operand(self, a: torch.fx.Node, rank: int):
         """Operand of a matmul with transposes of the last two dims folded into a flag."""
         want = self.meta(a)[0]
         flag = False
         n = a
-        while isinstance(n, torch.fx.Node) and n.op == "call_function":
+        while isinstance(n, torch.fx.Node) and n.op == "call_function" and n.target is not operator.getitem:
             nm = _opname(n.target)
             src = n.args[0] if n.args else None
             if not isinstance(src, torch.fx.Node):
@@ -964,11 +1263,15 @@ class _Lowering:
 
     # ---- layout ---------------------------------------------------------
     def _transpose(self, n, perm):
-        shp, dt = self.meta(n)
-        x = self.val(n.args[0])
+        src = self.env.get(n.args[0])
+        if isinstance(src, _LazyPerm):  # a view of a view: compose
+            perm = [src.perm[p] for p in perm]
+            x = src.value
+        else:
+            x = self.val(n.args[0])
         if perm == list(range(len(perm))):
             return self._set(n, x)
-        self._set(n, self.emit1("transpose", [x], shp, dt, {"perm": perm}))
+        self._set(n, _LazyPerm(x, list(perm), n))
 
     def op_t_default(self, n, a):
         r = len(self.meta(n)[0])
@@ -984,6 +1287,24 @@ class _Lowering:
     def op_permute_default(self, n, a):
         r = len(self.meta(n)[0])
         return self._transpose(n, [_norm_dim(d, r) for d in n.args[1]])
+
+    def op_copy_default(self, n, a):
+        """``copy(dst, src)`` (a functionalized ``dst.copy_(src)``): the
+        values of ``src``, broadcast to ``dst``'s shape and converted to its
+        dtype; ``dst``'s own values are never read."""
+        shp, dt = self.meta(n)
+        src = self.env.get(a["src"])
+        if isinstance(src, _LazyPerm) and dt == self.vdtype(src.value):
+            if self.meta(a["src"])[0] == shp:
+                return self._set(n, src)  # still a view: PyTorch copies into dst, we need not
+        v = self.val(a["src"])
+        if self.vdtype(v) != dt:
+            if dt not in FLOAT or self.vdtype(v) not in FLOAT:
+                return NotImplemented
+            v = self.emit1("convert", [v], self.shape(v), dt, hint=n.name + "_cvt")
+        if self.shape(v) != shp:
+            v = self.emit1("broadcast", [v], shp, dt)
+        self._set(n, v)
 
     def op_expand_default(self, n, a):
         shp, dt = self.meta(n)
@@ -1117,6 +1438,15 @@ class _Lowering:
     def op_clamp_default(self, n, a):
         return self._lower_clamp(n, [a["self"]], a["min"], a["max"])
 
+    def op__safe_softmax_default(self, n, a):
+        """torch 2's softmax inside attention: a row whose every input is
+        -inf gives 0 there and NaN in ``ckpt.softmax`` (docs/exporter.md);
+        masks that leave each query one key (causal, padding with at least
+        one real token) never make such a row."""
+        if a.get("dtype") is not None:
+            return NotImplemented
+        return self.op__softmax_default(n, a)
+
     def op__softmax_default(self, n, a):
         shp, dt = self.meta(n)
         self._set(n, self.emit1("softmax", [self.val(a["self"])], shp, dt,
@@ -1168,6 +1498,8 @@ class _Lowering:
         if role in ("logsoftmax", "nllbwd"):
             self.env[n] = ("fused-cross-entropy", n.name)
             return
+        if info["spatial"]:
+            return self._lower_ce_spatial(n, info)
         logits = self.val(info["logits"])
         target = self.val(info["target"])
         attrs = {"reduction": info["reduction"]}
@@ -1190,6 +1522,37 @@ class _Lowering:
         lse = self.ce[info["fwd"]]["lse"]
         g = self.val(info["grad"])
         self._set(n, self.emit1("cross_entropy_grad", [g, logits, target, lse], shp, dt, dict(attrs)))
+
+    def _lower_ce_spatial(self, n, info):
+        """Per-pixel cross-entropy (``log_softmax`` over axis 1 of NCHW
+        logits + ``nll_loss2d``): ``cross_entropy`` over the rows of the
+        logits permuted to NHWC, and its gradient permuted back. Unlike
+        PyTorch, which reads the NCHW tensor strided, the permuted logits
+        and gradient are buffers (docs/exporter.md)."""
+        role = info["role"]
+        N, C, H, W = self.meta(info["logits"])[0]
+        rows = [N * H * W]
+        if role == "fwd":
+            logits = self.val(info["logits"])
+            dt = self.vdtype(logits)
+            perm = self.emit1("transpose", [logits], [N, H, W, C], dt, {"perm": [0, 2, 3, 1]},
+                              hint=n.name + "_nhwc")
+            flat = self.reshape(perm, rows + [C], hint=n.name + "_rows")
+            target = self.reshape(self.val(info["target"]), rows, hint=n.name + "_target")
+            attrs = {"reduction": info["reduction"]}
+            if info["ignore_index"] != -100:
+                attrs["ignore_index"] = info["ignore_index"]
+            loss, lse = self.emit("cross_entropy", [flat, target], [([], dt), (rows, "f32")], dict(attrs))
+            self.ce[info["fwd"]].update(lse=lse, rows=flat, rows_target=target, attrs=attrs)
+            self.env[n] = [loss, ("fused-total-weight", n.name)]
+            return
+        fwd = self.ce[info["fwd"]]
+        shp, dt = self.meta(n)
+        g = self.emit1("cross_entropy_grad", [self.val(info["grad"]), fwd["rows"], fwd["rows_target"],
+                                              fwd["lse"]], rows + [C], dt, dict(fwd["attrs"]),
+                       hint=n.name + "_rows")
+        g = self.reshape(g, [N, H, W, C], hint=n.name + "_nhwc")
+        self._set(n, self.emit1("transpose", [g], [N, C, H, W], dt, {"perm": [0, 3, 1, 2]}))
 
     # ---- dropout --------------------------------------------------------
     def _lower_dropout_mul(self, n, x, info):
@@ -1271,6 +1634,14 @@ class _Lowering:
         y, mean, rstd = self.emit("batch_norm", [x, w, b], [(xs, dt), (C, "f32"), (C, "f32")],
                                   {"epsilon": float(a["eps"])})
         self._set(n, [y, mean, rstd])
+
+    def op__native_batch_norm_legit_functional_default(self, n, a):
+        """torch 2's functional training batch norm: (y, mean, rstd) as
+        ``native_batch_norm``, plus the updated running statistics, which
+        only feed the buffer mutations (not part of the exported step)."""
+        if self.op_native_batch_norm_default(n, a) is NotImplemented:
+            return NotImplemented
+        self.env[n] = list(self.env[n]) + [("running-stat", n.name, i) for i in (3, 4)]
 
     def op_native_batch_norm_backward_default(self, n, a):
         if not a["train"]:
@@ -1401,6 +1772,8 @@ class _Lowering:
 
     # ---- fused attention (torch >= 2; untested on torch 1.13) --------------
     def _sdpa(self, n, a, with_dropout_seed=True):
+        if a.get("attn_mask") is not None or a.get("attn_bias") is not None:
+            return NotImplemented  # stays opaque, with attention's FLOPs (_attention_flops)
         q, k, v = (self.val(a[x]) for x in ("query", "key", "value"))
         qs, dt = self.values[q]
         D = qs[-1]
@@ -1425,9 +1798,19 @@ class _Lowering:
     def op__scaled_dot_product_efficient_attention_default(self, n, a):
         return self._sdpa(n, a)
 
+    def op__scaled_dot_product_flash_attention_for_cpu_default(self, n, a):
+        return self._sdpa(n, a)
+
+    def op__scaled_dot_product_flash_attention_for_cpu_backward_default(self, n, a):
+        return self._sdpa_bwd(n, a)
+
     def _sdpa_bwd(self, n, a):
         fwd = None
         out_node = a.get("out")
+        # torch 2 reads the forward's output through a detach
+        while isinstance(out_node, torch.fx.Node) and out_node.op == "call_function" and \
+                _opname(out_node.target) in ALIAS_OPS and _opname(out_node.target) != "aten._to_copy.default":
+            out_node = out_node.args[0]
         if isinstance(out_node, torch.fx.Node) and out_node.target is operator.getitem:
             fwd = out_node.args[0]
         attrs = dict(getattr(self, "sdpa_attrs", {}).get(fwd, {}))
@@ -1475,7 +1858,9 @@ def export(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor], path:
         prefix = "model."
     else:
         mod = model
-        prefix = ""
+        # a loss wrapper around a library model (library_models.HFLoss, ...)
+        # names parameters and scopes as the wrapped model does
+        prefix = getattr(model, "export_prefix", "")
     if input_names is None:
         import inspect
         try:
@@ -1490,15 +1875,13 @@ def export(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor], path:
     try:
         cap = capture(mod, inputs, fake=fake, input_names=input_names)
     except Exception as e:
-        if not fake:
-            raise
+        if not fake or torch_version() >= (2, 1):
+            raise ExportError(str(e)) from e
         warnings.warn(f"ckpt_export: fake-tensor capture failed ({type(e).__name__}: {e}); "
                       "retrying on real tensors")
         cap = capture(mod, inputs, fake=False, input_names=input_names)
     if prefix:
-        cap.scope_prefix = prefix
-        cap.param_names = [p[len(prefix):] if p.startswith(prefix) else p for p in cap.param_names]
-        cap.buffer_names = [p[len(prefix):] if p.startswith(prefix) else p for p in cap.buffer_names]
+        cap.strip_prefix(prefix)
     res = lower(cap, name or type(model).__name__)
     if path:
         res.dump(path)

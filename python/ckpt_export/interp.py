@@ -65,6 +65,24 @@ def run(graph: dict, inputs: Dict[str, torch.Tensor], opaque_impls: Dict[str, Ca
     return env
 
 
+def _attention(q, k, v, a):
+    """``ckpt.attention`` without dropout: (out, row log-sum-exp in f32);
+    grouped-query attention repeats each key/value head for its queries."""
+    if a.get("dropout_p", 0.0):
+        raise InterpError("the interpreter runs attention without dropout only")
+    rep = q.shape[-3] // k.shape[-3] if q.dim() == 4 else 1
+    if rep > 1:
+        k = k.repeat_interleave(rep, dim=-3)
+        v = v.repeat_interleave(rep, dim=-3)
+    scores = torch.matmul(q, k.transpose(-1, -2)) * a["scale"]
+    if a.get("causal"):
+        s, skv = scores.shape[-2], scores.shape[-1]
+        keep = torch.ones(s, skv, dtype=torch.bool).tril()
+        scores = scores.masked_fill(~keep, float("-inf"))
+    lse = torch.logsumexp(scores.float(), dim=-1)
+    return torch.matmul(torch.softmax(scores, dim=-1), v), lse
+
+
 def _exec(nd, op, x, a, outs, impls, gen):
     shp = [o["shape"] for o in outs]
     if op == "opaque":
@@ -98,7 +116,21 @@ def _exec(nd, op, x, a, outs, impls, gen):
     if op == "hardsigmoid_grad":
         return aten.hardsigmoid_backward(x[0], x[1])
     if op == "fill":
-        return torch.full(shp[0], a["value"], dtype=TORCH_DT[outs[0]["dtype"]])
+        value = float(a["value"]) if isinstance(a["value"], str) else a["value"]  # "inf", "-inf"
+        return torch.full(shp[0], value, dtype=TORCH_DT[outs[0]["dtype"]])
+    if op == "iota":
+        # torch.arange's own rounding. Integer sequences end exactly at
+        # start + n * step; float ones half a step past the last element, which
+        # keeps the length at n whatever (end - start) / step rounds to.
+        n, dt = shp[0][0], TORCH_DT[outs[0]["dtype"]]
+        end = a["start"] + (n if not dt.is_floating_point else n - 0.5) * a["step"]
+        return torch.arange(a["start"], end, a["step"], dtype=dt)
+    if op == "compare":
+        return getattr(torch, a["predicate"])(x[0], x[1])
+    if op == "select":
+        return torch.where(x[0], x[1], x[2])
+    if op in ("logical_not", "logical_and", "logical_or"):
+        return getattr(torch, op)(*x)
     if op == "convert":
         return x[0].to(TORCH_DT[outs[0]["dtype"]])
     if op == "relu_grad":
@@ -110,6 +142,14 @@ def _exec(nd, op, x, a, outs, impls, gen):
     if op == "silu_grad":
         s = torch.sigmoid(x[1])
         return x[0] * s * (1 + x[1] * (1 - s))
+    if op == "attention":
+        return _attention(x[0], x[1], x[2], a)
+    if op == "attention_grad":
+        dout, q, k, v = x[0], x[1], x[2], x[3]
+        q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
+        with torch.enable_grad():
+            out, _ = _attention(q, k, v, a)
+        return torch.autograd.grad(out, (q, k, v), dout)
     if op == "softmax":
         return torch.softmax(x[0], a["axis"])
     if op == "log_softmax":
@@ -205,6 +245,13 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return x[0][idx]
     if op == "concat":
         return torch.cat(x, a["axis"])
+    if op in ("tril", "triu"):
+        return getattr(torch, op)(x[0], a.get("diagonal", 0))
+    if op == "pad":
+        pads = [p for lo, hi in zip(reversed(a["low"]), reversed(a["high"])) for p in (lo, hi)]
+        return aten.constant_pad_nd(x[0], pads, a["value"])
+    if op == "gather":
+        return torch.gather(x[0], a["dim"], x[1])
     cv = dict(stride=a.get("strides"), padding=a.get("padding"), dilation=a.get("dilation"),
               groups=a.get("groups", 1))
     if op == "conv2d":

@@ -85,6 +85,8 @@ def test_storage_root_and_saved_bytes():
     assert bench.nbytes(outs[4]) == 4
 
 
+@pytest.mark.skipif(tuple(int(x) for x in torch.__version__.split("+")[0].split(".")[:2]) >= (2, 1),
+                    reason="bench/pytorch_mincut.py measures torch 1.13's functorch partitioner")
 def test_capture_tiny_mlp():
     from functorch.compile import default_partition
     from ckpt_export.models import MODELS

@@ -10,6 +10,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from ckpt_export.capture import torch_version
+
+TORCH2 = torch_version() >= (2, 1)
+
 from ckpt_export import export
 from ckpt_export.capture import capture
 from ckpt_export.check import matmul_flops, schema, structural_errors
@@ -195,15 +199,13 @@ def test_fx_joint_graph_matches_eager_with_dropout():
     spec = MODELS["gpt2"]("tiny")
     m = spec.model
     cap = capture(m, spec.inputs, fake=False)
-    primals = [p.detach() for p in m.parameters()] + list(m.buffers()) + list(spec.inputs)
     torch.manual_seed(123)
-    outs = cap.gm(primals, [torch.tensor(1.0)])
-    flat = list(outs[0]) + list(outs[1]) if isinstance(outs[0], (list, tuple)) else list(outs)
+    fx_loss, fx_grads = cap.execute(m, spec.inputs)
     torch.manual_seed(123)
     loss, grads = _eager_grads(m, spec.inputs)
-    torch.testing.assert_close(flat[0], loss)
-    gs = flat[len(flat) - len(primals):]
-    for (nm, _), gr in zip(m.named_parameters(), gs):
+    torch.testing.assert_close(fx_loss, loss)
+    assert set(fx_grads) == set(grads)
+    for nm, gr in fx_grads.items():
         torch.testing.assert_close(gr, grads[nm], rtol=1e-4, atol=1e-6)
 
 
@@ -273,6 +275,9 @@ def test_scalar_fill_lowering_is_bit_exact(dtype):
     every op the exporter lowers that way (division divides; it is not a
     multiplication by 1/c)."""
     dt = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
+    if TORCH2 and dtype != torch.float32:
+        pytest.skip("torch 2 computes `half op scalar` in f32 with the unrounded scalar: the exported "
+                    "op(x, fill(c)) may differ by one unit in the last place (docs/exporter.md)")
     g = torch.Generator().manual_seed(0)
     for n in (7, 1000, 65537):  # scalar tail, vectorized body, several chunks
         x = (torch.randn(n, generator=g) * 3).to(dtype)
@@ -291,11 +296,12 @@ def test_rounded_constants():
     r = _Lowering._rounded
     assert r(0.1, "f32") == float(torch.tensor(0.1, dtype=torch.float32).item()) != 0.1
     assert r(0.1, "bf16") == float(torch.tensor(0.1, dtype=torch.bfloat16).item())
-    assert r(1e6, "f16") is None               # overflows to inf: no JSON form
-    assert r(float("-inf"), "f32") is None and r(float("nan"), "f32") is None
+    assert r(1e6, "f16") == float("inf")       # overflows to inf, as torch rounds it
+    assert r(float("-inf"), "f32") == float("-inf") and r(float("nan"), "f32") is None
     assert r(3, "i64") == 3.0 and r(2.5, "i64") is None and r(2 ** 31, "i32") is None
     assert r(float("inf"), "i64") is None and r(float("nan"), "i32") is None
-    assert r(True, "f32") is None and r(1.0, "i1") is None
+    assert r(True, "f32") is None and r(2, "i1") is None
+    assert r(True, "i1") == 1.0 and r(0, "i1") == 0.0 and r(1.0, "i1") == 1.0
 
 
 class _ScalarNet(nn.Module):
@@ -337,11 +343,7 @@ def _interp_vs_eager(model, inputs):
 def _fx_joint(model, inputs):
     """Loss and gradients from the captured joint aten graph, on real tensors."""
     cap = capture(model, inputs, fake=False)
-    primals = [p.detach() for p in model.parameters()] + list(model.buffers()) + list(inputs)
-    outs = cap.gm(primals, [torch.tensor(1.0)])
-    flat = list(outs[0]) + list(outs[1]) if isinstance(outs[0], (list, tuple)) else list(outs)
-    grads = flat[len(flat) - len(primals):]
-    return flat[0], {nm: g for (nm, _), g in zip(model.named_parameters(), grads)}
+    return cap.execute(model, inputs)
 
 
 def test_scalar_ops_export_without_opaque_and_bit_exact():
@@ -422,9 +424,11 @@ def test_llama_fills_and_slice_backward():
     g = res.graph
     assert res.opaque == {}
     fills = [n for n in g["nodes"] if n["op"] == "fill"]
-    # SiLU's decomposed backward: 1 - sigmoid(x) with a rank-0 one, not a full tensor
-    ones = [n for n in fills if n["attrs"]["value"] == 1.0]
-    assert ones and all(n["outputs"][0]["shape"] == [] for n in ones)
+    if TORCH2:  # SiLU's backward is one op
+        assert any(n["op"] == "silu_grad" for n in g["nodes"])
+    else:  # SiLU's decomposed backward: 1 - sigmoid(x) with a rank-0 one, not a full tensor
+        ones = [n for n in fills if n["attrs"]["value"] == 1.0]
+        assert ones and all(n["outputs"][0]["shape"] == [] for n in ones)
     # rotate_half's slice_backward: gradient + zero half, concatenated on the last axis
     concats = [n for n in g["nodes"] if n["op"] == "concat" and n["phase"] == "backward"]
     ids = {o["id"]: n for n in g["nodes"] for o in n["outputs"]}
@@ -514,9 +518,10 @@ def test_clamp_forms_without_exact_ckpt_form_stay_opaque():
     x = torch.randn(3, 5)
     cases = [
         (lambda t: torch.clamp(t, min=0.0), "aten.clamp.default"),          # one bound: +inf
-        (lambda t: F.hardtanh(t, 1.0, -1.0), "aten.hardtanh.default"),      # min > max
         (lambda t: F.hardtanh(t, -float("inf"), 1.0), "aten.hardtanh.default"),
     ]
+    if not TORCH2:  # torch 2 rejects min > max
+        cases.append((lambda t: F.hardtanh(t, 1.0, -1.0), "aten.hardtanh.default"))
     for fn, name in cases:
         with pytest.warns(UserWarning, match=name):
             res = export(Net(fn), (x,), name="net")

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ckpt::rt::detail {
 
@@ -65,6 +66,17 @@ std::string shapeString(const Tensor &t);
 
 /// The i64 pair attribute `name` (strides, padding, ...).
 void getPair(const Attrs &attrs, const char *name, int64_t &a, int64_t &b);
+
+/// Strides (in elements) of `t` right-aligned to `result`'s rank, with 0 for
+/// broadcast dimensions. Throws if `t` does not broadcast numpy-style to
+/// `result`'s shape; `what` names `t`.
+std::vector<int64_t> broadcastStrides(const Tensor &t, const Tensor &result,
+                                      const char *what);
+
+/// Offset of the start of row `row` (all dimensions but the last) of a
+/// row-major `result` into an operand with `strides`.
+int64_t rowOffset(const Tensor &result, const std::vector<int64_t> &strides,
+                  int64_t row);
 
 /// True if the byte ranges of `a` and `b` overlap.
 bool overlaps(const Tensor &a, const Tensor &b);

@@ -32,44 +32,6 @@ constexpr int64_t kRowGrain = 16;
 /// alignment up to 16 KiB.
 constexpr int64_t kAliasScratchFloats = 4096;
 
-/// Strides (in elements) of `t` right-aligned to a result of rank `rank`,
-/// with 0 for broadcast dimensions. Throws if `t` does not broadcast to
-/// `shape`.
-std::vector<int64_t> broadcastStrides(const Tensor &t, const Tensor &result,
-                                      const char *what) {
-  int rank = result.rank;
-  if (t.rank > rank)
-    fail(std::string(what) + " of shape " + shapeString(t) +
-         " does not broadcast to " + shapeString(result));
-  std::vector<int64_t> strides(rank, 0);
-  int64_t s = 1;
-  for (int i = t.rank - 1; i >= 0; --i) {
-    int r = rank - t.rank + i;
-    if (t.shape[i] == result.shape[r])
-      strides[r] = t.shape[i] == 1 ? 0 : s;
-    else if (t.shape[i] == 1)
-      strides[r] = 0;
-    else
-      fail(std::string(what) + " of shape " + shapeString(t) +
-           " does not broadcast to " + shapeString(result));
-    s *= t.shape[i];
-  }
-  return strides;
-}
-
-/// Offset of the start of row `row` (all dimensions but the last) of a
-/// row-major result into an operand with `strides`.
-int64_t rowOffset(const Tensor &result, const std::vector<int64_t> &strides,
-                  int64_t row) {
-  int64_t off = 0;
-  for (int d = result.rank - 2; d >= 0; --d) {
-    int64_t idx = row % result.shape[d];
-    row /= result.shape[d];
-    off += idx * strides[d];
-  }
-  return off;
-}
-
 bool sameShape(const Tensor &a, const Tensor &b) {
   if (a.rank != b.rank)
     return false;
@@ -1373,8 +1335,11 @@ void fill(ExecContext &, TensorList, TensorList results, const Attrs &attrs,
   case DType::I64:
     std::fill(r.as<int64_t>(), r.as<int64_t>() + n, static_cast<int64_t>(value));
     return;
+  case DType::I1: // one byte per element; the verifier allows 0 and 1 only
+    std::fill(r.as<uint8_t>(), r.as<uint8_t>() + n, static_cast<uint8_t>(value != 0.0));
+    return;
   default:
-    fail("fill: result must be f32, i32 or i64");
+    fail("fill: result must be f32, i1, i32 or i64");
   }
 }
 

@@ -127,6 +127,44 @@ void getPair(const Attrs &attrs, const char *name, int64_t &a, int64_t &b) {
   b = v[1];
 }
 
+/// Strides (in elements) of `t` right-aligned to a result of rank `rank`,
+/// with 0 for broadcast dimensions. Throws if `t` does not broadcast to
+/// `shape`.
+std::vector<int64_t> broadcastStrides(const Tensor &t, const Tensor &result,
+                                      const char *what) {
+  int rank = result.rank;
+  if (t.rank > rank)
+    fail(std::string(what) + " of shape " + shapeString(t) +
+         " does not broadcast to " + shapeString(result));
+  std::vector<int64_t> strides(rank, 0);
+  int64_t s = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    int r = rank - t.rank + i;
+    if (t.shape[i] == result.shape[r])
+      strides[r] = t.shape[i] == 1 ? 0 : s;
+    else if (t.shape[i] == 1)
+      strides[r] = 0;
+    else
+      fail(std::string(what) + " of shape " + shapeString(t) +
+           " does not broadcast to " + shapeString(result));
+    s *= t.shape[i];
+  }
+  return strides;
+}
+
+/// Offset of the start of row `row` (all dimensions but the last) of a
+/// row-major result into an operand with `strides`.
+int64_t rowOffset(const Tensor &result, const std::vector<int64_t> &strides,
+                  int64_t row) {
+  int64_t off = 0;
+  for (int d = result.rank - 2; d >= 0; --d) {
+    int64_t idx = row % result.shape[d];
+    row /= result.shape[d];
+    off += idx * strides[d];
+  }
+  return off;
+}
+
 bool overlaps(const Tensor &a, const Tensor &b) {
   if (!a.present() || !b.present())
     return false;

@@ -76,6 +76,41 @@ TEST_F(MemoryTimelineTest, MlpStepByHand) {
   EXPECT_EQ(atPeak[size_t(BufferKind::Temporary)], 256);
 }
 
+TEST_F(MemoryTimelineTest, ScopedPeakByHand) {
+  func::FuncOp func = parseFunc(kMlp);
+  ASSERT_TRUE(func);
+  FailureOr<MemoryTimeline> t = computeMemoryTimeline(func);
+  ASSERT_TRUE(succeeded(t));
+  // Step: everything, as `peakBytes`.
+  ScopedPeak step = computeScopedPeak(*t, BudgetScope::Step);
+  EXPECT_EQ(step.bytes, 2936);
+  EXPECT_EQ(step.op, 10);
+  // Activations: live bytes minus the 1420 argument bytes and the gradients
+  // returned so far (dw2 640 from op 5, db2 40 from op 6, dw1 512 from op 9,
+  // db1 64 at op 10).
+  std::vector<int64_t> inScope = {256, 512, 416, 436, 596, 420,
+                                  420, 676, 772, 260, 260};
+  for (size_t i = 0; i < inScope.size(); ++i)
+    EXPECT_EQ(liveInScope(*t, i, BudgetScope::Activations), inScope[i]) << i;
+  ScopedPeak activations = computeScopedPeak(*t, BudgetScope::Activations);
+  EXPECT_EQ(activations.bytes, 772);
+  EXPECT_EQ(activations.op, 8);
+  for (size_t i = 0; i < inScope.size(); ++i)
+    EXPECT_EQ(liveInScope(*t, i, BudgetScope::Step), t->liveDuring[i]) << i;
+  EXPECT_TRUE(countsInScope(BufferKind::Gradient, BudgetScope::Step));
+  EXPECT_FALSE(countsInScope(BufferKind::Gradient, BudgetScope::Activations));
+  EXPECT_FALSE(countsInScope(BufferKind::Parameter, BudgetScope::Activations));
+  EXPECT_TRUE(countsInScope(BufferKind::Temporary, BudgetScope::Activations));
+}
+
+TEST(BudgetScopeTest, SpellingsRoundTrip) {
+  for (BudgetScope scope : {BudgetScope::Step, BudgetScope::Activations})
+    EXPECT_EQ(symbolizeBudgetScope(stringifyBudgetScope(scope)), scope);
+  EXPECT_EQ(symbolizeBudgetScope("activations"), BudgetScope::Activations);
+  EXPECT_FALSE(symbolizeBudgetScope("Step"));
+  EXPECT_FALSE(symbolizeBudgetScope(""));
+}
+
 TEST_F(MemoryTimelineTest, GradientReturnedThroughAViewIsAGradient) {
   func::FuncOp func = parseFunc(R"mlir(
     func.func @f(%w: tensor<4x8xf32> {ckpt.role = #ckpt.role<param>},

@@ -77,10 +77,12 @@ protected:
     context.loadAllAvailableDialects();
   }
 
-  /// Runs the pass on a fresh parse of `source`; returns std::nullopt if it
-  /// failed (the diagnostic is captured, not printed).
+  /// Runs the pass on a fresh parse of `source` in budget scope `scope`;
+  /// returns std::nullopt if it failed (the diagnostic is captured, not
+  /// printed). The plan's peak must be the simulation's peak in the scope.
   std::optional<Plan> place(const std::string &source,
-                            const std::string &options) {
+                            const std::string &options,
+                            BudgetScope scope = BudgetScope::Step) {
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module) << source;
@@ -93,9 +95,10 @@ protected:
       return success();
     });
     PassManager pm = PassManager::on<ModuleOp>(&context);
-    if (failed(parsePassPipeline("func.func(ckpt-place-checkpoints{" + options +
-                                     " explain=true})",
-                                 pm)))
+    if (failed(parsePassPipeline(
+            "func.func(ckpt-place-checkpoints{" + options + " budget-scope=" +
+                stringifyBudgetScope(scope).str() + " explain=true})",
+            pm)))
       return std::nullopt;
     if (failed(pm.run(*module)))
       return std::nullopt;
@@ -108,7 +111,10 @@ protected:
     func::FuncOp func = *module->getOps<func::FuncOp>().begin();
     FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
     EXPECT_TRUE(succeeded(timeline));
-    EXPECT_EQ(timeline->peakBytes, plan.peak);
+    EXPECT_EQ(computeScopedPeak(*timeline, scope).bytes, plan.peak);
+    if (scope == BudgetScope::Step) {
+      EXPECT_EQ(timeline->peakBytes, plan.peak);
+    }
     func.walk([&](Operation *op) {
       if (op->hasAttr(CkptDialect::getRecomputeAttrName())) {
         EXPECT_EQ(getOpPhase(op), Phase::Forward);
@@ -125,7 +131,7 @@ protected:
 TEST_F(PlaceCheckpointsProperty, RandomTrainingSteps) {
   const unsigned seed = 20261130;
   std::mt19937 rng(seed);
-  int exactRuns = 0, exactBeatGreedy = 0, feasible = 0;
+  int exactRuns = 0, exactBeatGreedy = 0, feasible = 0, scopedFeasible = 0;
   for (int trial = 0; trial < 1000; ++trial) {
     int n = 3 + static_cast<int>(rng() % 10);
     std::string source = test::writeRandomTrainingStep(n, [&](int bound) {
@@ -150,6 +156,21 @@ TEST_F(PlaceCheckpointsProperty, RandomTrainingSteps) {
       // Deterministic: the same input and options give the same output.
       EXPECT_EQ(place(source, "strategy=greedy " + budget)->ir, greedy->ir);
     }
+    // In the activations scope, the fraction is of the peak without the
+    // argument and the gradient, and the plan fits it in those terms.
+    std::optional<Plan> scopedNone =
+        place(source, "strategy=none", BudgetScope::Activations);
+    ASSERT_TRUE(scopedNone);
+    EXPECT_LE(scopedNone->basePeak, none->basePeak);
+    int64_t scopedLimit =
+        static_cast<int64_t>(fraction * double(scopedNone->basePeak));
+    std::optional<Plan> scoped =
+        place(source, "strategy=greedy " + budget, BudgetScope::Activations);
+    if (scoped) {
+      ++scopedFeasible;
+      EXPECT_EQ(scoped->basePeak, scopedNone->basePeak);
+      EXPECT_LE(scoped->peak, scopedLimit);
+    }
     if (trial % 10 != 0 || n > 8)
       continue;
     std::optional<Plan> exact =
@@ -172,9 +193,11 @@ TEST_F(PlaceCheckpointsProperty, RandomTrainingSteps) {
   EXPECT_GT(feasible, 100);
   EXPECT_LT(feasible, 1000);
   EXPECT_GT(exactRuns, 10);
-  std::printf("greedy feasible in %d of 1000 trials; exact run %d times, "
-              "strictly cheaper than greedy %d times\n",
-              feasible, exactRuns, exactBeatGreedy);
+  EXPECT_GT(scopedFeasible, 100);
+  std::printf("greedy feasible in %d of 1000 trials (%d in the activations "
+              "scope); exact run %d times, strictly cheaper than greedy %d "
+              "times\n",
+              feasible, scopedFeasible, exactRuns, exactBeatGreedy);
 }
 
 } // namespace

@@ -11,6 +11,8 @@
 #ifndef CKPT_ANALYSIS_MEMORYTIMELINE_H
 #define CKPT_ANALYSIS_MEMORYTIMELINE_H
 
+#include "ckpt/Analysis/BudgetScope.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -88,6 +90,30 @@ struct MemoryTimeline {
   /// Total bytes of `savedActivations`.
   int64_t savedBytes = 0;
 };
+
+/// Whether buffers of `kind` count in the budget and the peak of `scope`:
+/// every kind in `step`; only activations and temporaries in `activations`.
+bool countsInScope(BufferKind kind, BudgetScope scope);
+
+/// Bytes counted in `scope` while op `index` runs: the live buffers of the
+/// kinds in scope and the op's workspace, plus, in `step`, the device
+/// workspace.
+int64_t liveInScope(const MemoryTimeline &timeline, size_t index,
+                    BudgetScope scope);
+
+/// The peak of a timeline in one budget scope.
+struct ScopedPeak {
+  int64_t bytes = 0;
+  /// Index of the first op at which it occurs; -1: at entry.
+  int64_t op = -1;
+};
+
+/// Returns the peak of `liveInScope` over the ops (at least what is in scope
+/// at entry: the arguments and the device workspace in `step`, nothing in
+/// `activations`). In `step` it is `peakBytes` at `peakOp`. Computed from
+/// the timeline's own per-kind sweep, so it re-checks any plan built from a
+/// scoped remat problem independently.
+ScopedPeak computeScopedPeak(const MemoryTimeline &timeline, BudgetScope scope);
 
 /// Simulates `func`, a function whose body is one block of ckpt ops (a
 /// `ckpt.step`, or any function of ckpt ops). Fails with a diagnostic if an

@@ -52,6 +52,12 @@ struct StepReport {
   ReportedBuffer peakOp;    ///< the op running at the peak
   KindBytes peakByKind{};   ///< live bytes by kind at the peak
   int64_t peakWorkspace = 0;
+  /// The budget scope the report states, and the peak in it
+  /// (`computeScopedPeak`) with the op running at it (-1: at entry).
+  BudgetScope scope = BudgetScope::Step;
+  int64_t scopePeakBytes = 0;
+  int64_t scopePeakOpIndex = -1;
+  ReportedBuffer scopePeakOp;
   /// The largest saved activations, largest first (at most 10).
   std::vector<ReportedBuffer> largestSaved;
   /// Live bytes over the schedule, downsampled to at most 64 points (the
@@ -67,9 +73,11 @@ struct StepReport {
   bool hasArena() const { return arenaBytes >= 0; }
 };
 
-/// Builds the report of `func` from its memory timeline and a cost model.
+/// Builds the report of `func` from its memory timeline and a cost model,
+/// stating the peak in `scope` as well as the whole step's.
 StepReport buildStepReport(func::FuncOp func, const MemoryTimeline &timeline,
-                           const CostModel &model);
+                           const CostModel &model,
+                           BudgetScope scope = BudgetScope::Step);
 
 /// Prints `report` as a compact human-readable table.
 void printStepReportText(const StepReport &report, llvm::raw_ostream &os);

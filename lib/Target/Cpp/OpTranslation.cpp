@@ -142,6 +142,9 @@ LogicalResult cpp::convertAttribute(Operation *op, NamedAttribute named,
     } else if (out.name == "approximation") {
       if (auto e = symbolizeGeluApproximation(value))
         keyword = stringifyEnum(*e);
+    } else if (out.name == "predicate") {
+      if (auto e = symbolizeComparePredicate(value))
+        keyword = stringifyEnum(*e);
     }
     if (keyword)
       return asString(*keyword);

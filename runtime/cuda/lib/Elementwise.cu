@@ -309,6 +309,9 @@ template <> __device__ __forceinline__ int32_t fromF64<int32_t>(double v) {
 template <> __device__ __forceinline__ int64_t fromF64<int64_t>(double v) {
   return static_cast<int64_t>(v);
 }
+template <> __device__ __forceinline__ uint8_t fromF64<uint8_t>(double v) {
+  return v != 0.0 ? 1 : 0; // i1: false / true
+}
 
 template <typename T>
 __global__ void fillKernel(T *y, int64_t n, double value) {
@@ -616,6 +619,10 @@ void fill(CudaExecContext &ctx, TensorList, TensorList results,
   case DType::I64:
     fillKernel<int64_t>
         <<<gridFor(n), kBlock, 0, s>>>(y.as<int64_t>(), n, value);
+    break;
+  case DType::I1: // one byte per element, 0 or 1
+    fillKernel<uint8_t>
+        <<<gridFor(n), kBlock, 0, s>>>(y.as<uint8_t>(), n, value);
     break;
   default:
     dispatchFloat(y.dtype, "fill", [&](auto tag) {

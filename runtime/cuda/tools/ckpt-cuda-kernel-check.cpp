@@ -726,6 +726,92 @@ std::vector<Case> cases() {
        {},
        0,
        1e-5});
+  // Masks and position ids: shapes across blocks, broadcasting on every
+  // operand, iota past its 16-element rounding blocks.
+  {
+    auto mask = [](std::vector<int64_t> shape) {
+      return Spec{DType::I1, std::move(shape), Init::Mask, 0, false, false};
+    };
+    add({"iota-f32",
+         hk::iota,
+         dk::iota,
+         {},
+         {f({300})},
+         {floatAttr("start", -3.7), floatAttr("step", 0.3)}});
+    add({"iota-i64",
+         hk::iota,
+         dk::iota,
+         {},
+         {typed(DType::I64, {300})},
+         {intAttr("start", 5), intAttr("step", -3)}});
+    add({"compare-f32",
+         hk::compare,
+         dk::compare,
+         {f({7, 1}), f({1, 33})},
+         {typed(DType::I1, {7, 33})},
+         {str("predicate", "lt")}});
+    add({"compare-i64",
+         hk::compare,
+         dk::compare,
+         {index({40, 1}, 6), index({40}, 6)},
+         {typed(DType::I1, {40, 40})},
+         {str("predicate", "eq")}});
+    add({"select",
+         hk::select,
+         dk::select,
+         {mask({3, 1, 33}), f({1, 5, 33}), f({33})},
+         {f({3, 5, 33})},
+         {}});
+    add({"logical_and",
+         hk::logical_and,
+         dk::logical_and,
+         {mask({4, 1, 9}), mask({5, 9})},
+         {typed(DType::I1, {4, 5, 9})},
+         {}});
+    add({"logical_or",
+         hk::logical_or,
+         dk::logical_or,
+         {mask({5, 9}), mask({4, 1, 1})},
+         {typed(DType::I1, {4, 5, 9})},
+         {}});
+    add({"logical_not",
+         hk::logical_not,
+         dk::logical_not,
+         {mask({300})},
+         {typed(DType::I1, {300})},
+         {}});
+    add({"tril",
+         hk::tril,
+         dk::tril,
+         {f({3, 17, 19})},
+         {f({3, 17, 19})},
+         {intAttr("diagonal", -2)}});
+    add({"triu",
+         hk::triu,
+         dk::triu,
+         {mask({17, 19})},
+         {typed(DType::I1, {17, 19})},
+         {intAttr("diagonal", 3)}});
+    add({"pad",
+         hk::pad,
+         dk::pad,
+         {f({3, 5, 7})},
+         {f({4, 5, 10})},
+         {intsA("low", {1, 0, 2}), intsA("high", {0, 0, 1}),
+          floatAttr("value", -2.5)}});
+    add({"gather-dim1",
+         hk::gather,
+         dk::gather,
+         {f({6, 300}), index({6, 7}, 300)},
+         {f({6, 7})},
+         {intAttr("dim", 1)}});
+    add({"gather-dim0",
+         hk::gather,
+         dk::gather,
+         {f({6, 300}), index({9, 250}, 6)},
+         {f({9, 250})},
+         {intAttr("dim", 0)}});
+  }
   // Matrix products.
   for (int t = 0; t < 4; ++t) {
     bool ta = t & 1, tb = t & 2;

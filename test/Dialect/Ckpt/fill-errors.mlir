@@ -89,3 +89,12 @@ func.func @fill_operand(%x: tensor<f32>) {
   %0 = "ckpt.fill"(%x) <{phase = 0 : i32, value = 1.0 : f64}> : (tensor<f32>) -> tensor<f32>
   return
 }
+
+// -----
+
+// A boolean fill is 0 or 1.
+func.func @fill_bool_two() {
+  // expected-error @+1 {{'ckpt.fill' op expects an integral value in the range of 'i1', got 2}}
+  %0 = ckpt.fill fwd 2.000000e+00 : tensor<4xi1>
+  return
+}

@@ -65,3 +65,12 @@ func.func @fill_scale(%x: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
   %y = ckpt.mul fwd %x, %s : tensor<2x4x16x16xf32>, tensor<f32> -> tensor<2x4x16x16xf32>
   return %y : tensor<2x4x16x16xf32>
 }
+
+// A boolean fill holds false (0) or true (1): the start of a causal mask
+// (`torch.ones(s, s, dtype=torch.bool).tril()`).
+// CHECK-LABEL: func.func @fill_bool
+// CHECK: ckpt.fill fwd 1.000000e+00 : tensor<16x16xi1>
+func.func @fill_bool() -> tensor<16x16xi1> {
+  %0 = ckpt.fill fwd 1.000000e+00 : tensor<16x16xi1>
+  return %0 : tensor<16x16xi1>
+}

@@ -816,6 +816,121 @@ func.func @concat(%a: tensor<4x8xf32>, %b: tensor<4x16xf32>, %i: tensor<2xi32>, 
 
 // -----
 
+// iota: integer literals are i64 attributes, others f64 (printed with their types); integer and float results.
+// CHECK-LABEL: func.func @iota(
+//   CHECK:      %[[P:[^ ,:]+]] = ckpt.iota fwd start(0 : i64) step(1 : i64) : tensor<128xi64>
+//   CHECK-NEXT: %[[Q:[^ ,:]+]] = ckpt.iota fwd start(-3 : i64) step(2 : i64) : tensor<4xi32>
+//   CHECK-NEXT: %[[T:[^ ,:]+]] = ckpt.iota bwd start(5.000000e-01 : f64) step(-2.500000e-01 : f64) : tensor<16xf32>
+//   CHECK-NEXT: %[[H:[^ ,:]+]] = ckpt.iota fwd start(1 : i64) step(5.000000e-01 : f64) : tensor<8xbf16>
+//   CHECK-NEXT: return %[[P]], %[[Q]], %[[T]], %[[H]] : tensor<128xi64>, tensor<4xi32>, tensor<16xf32>, tensor<8xbf16>
+func.func @iota() -> (tensor<128xi64>, tensor<4xi32>, tensor<16xf32>, tensor<8xbf16>) {
+  %0 = ckpt.iota fwd start(0) step(1) : tensor<128xi64>
+  %1 = ckpt.iota fwd start(-3) step(2) : tensor<4xi32>
+  %2 = ckpt.iota bwd start(0.5) step(-0.25) : tensor<16xf32>
+  %3 = ckpt.iota fwd start(1) step(0.5) : tensor<8xbf16>
+  return %0, %1, %2, %3 : tensor<128xi64>, tensor<4xi32>, tensor<16xf32>, tensor<8xbf16>
+}
+
+// -----
+
+// compare: every predicate; operands broadcast; any one element type, i1 included.
+// CHECK-LABEL: func.func @compare(
+//  CHECK-SAME:     %[[A:[^:]+]]: tensor<4x8xf32>, %[[B:[^:]+]]: tensor<8xf32>, %[[C:[^:]+]]: tensor<f32>, %[[I:[^:]+]]: tensor<1x8xi64>, %[[J:[^:]+]]: tensor<8x1xi64>, %[[M:[^:]+]]: tensor<8xi1>)
+//   CHECK:      ckpt.compare fwd eq %[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+//   CHECK-NEXT: ckpt.compare fwd ne %[[A]], %[[C]] : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xi1>
+//   CHECK-NEXT: ckpt.compare fwd lt %[[C]], %[[A]] : tensor<f32>, tensor<4x8xf32> -> tensor<4x8xi1>
+//   CHECK-NEXT: ckpt.compare bwd le %[[I]], %[[J]] : tensor<1x8xi64>, tensor<8x1xi64> -> tensor<8x8xi1>
+//   CHECK-NEXT: ckpt.compare fwd gt %[[J]], %[[I]] : tensor<8x1xi64>, tensor<1x8xi64> -> tensor<8x8xi1>
+//   CHECK-NEXT: ckpt.compare fwd ge %[[M]], %[[M]] : tensor<8xi1>, tensor<8xi1> -> tensor<8xi1>
+func.func @compare(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %c: tensor<f32>, %i: tensor<1x8xi64>, %j: tensor<8x1xi64>, %m: tensor<8xi1>) {
+  %0 = ckpt.compare fwd eq %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+  %1 = ckpt.compare fwd ne %a, %c : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xi1>
+  %2 = ckpt.compare fwd lt %c, %a : tensor<f32>, tensor<4x8xf32> -> tensor<4x8xi1>
+  %3 = ckpt.compare bwd le %i, %j : tensor<1x8xi64>, tensor<8x1xi64> -> tensor<8x8xi1>
+  %4 = ckpt.compare fwd gt %j, %i : tensor<8x1xi64>, tensor<1x8xi64> -> tensor<8x8xi1>
+  %5 = ckpt.compare fwd ge %m, %m : tensor<8xi1>, tensor<8xi1> -> tensor<8xi1>
+  return
+}
+
+// -----
+
+// select: all three operands broadcast (masked_fill is a select with a rank-0 fill); integer values too.
+// CHECK-LABEL: func.func @select(
+//  CHECK-SAME:     %[[M:[^:]+]]: tensor<1x1x8x8xi1>, %[[X:[^:]+]]: tensor<2x4x8x8xf32>, %[[C:[^:]+]]: tensor<f32>, %[[N:[^:]+]]: tensor<8xi1>, %[[I:[^:]+]]: tensor<8xi64>)
+//   CHECK:      %[[V0:[^ ,:]+]] = ckpt.select fwd %[[M]], %[[C]], %[[X]] : tensor<1x1x8x8xi1>, tensor<f32>, tensor<2x4x8x8xf32> -> tensor<2x4x8x8xf32>
+//   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.select bwd %[[N]], %[[I]], %[[I]] : tensor<8xi1>, tensor<8xi64>, tensor<8xi64> -> tensor<8xi64>
+//   CHECK-NEXT: return %[[V0]], %[[V1]]
+func.func @select(%m: tensor<1x1x8x8xi1>, %x: tensor<2x4x8x8xf32>, %c: tensor<f32>, %n: tensor<8xi1>, %i: tensor<8xi64>) -> (tensor<2x4x8x8xf32>, tensor<8xi64>) {
+  %0 = ckpt.select fwd %m, %c, %x : tensor<1x1x8x8xi1>, tensor<f32>, tensor<2x4x8x8xf32> -> tensor<2x4x8x8xf32>
+  %1 = ckpt.select bwd %n, %i, %i : tensor<8xi1>, tensor<8xi64>, tensor<8xi64> -> tensor<8xi64>
+  return %0, %1 : tensor<2x4x8x8xf32>, tensor<8xi64>
+}
+
+// -----
+
+// logical_not / logical_and / logical_or: i1 masks; the binary ones broadcast.
+// CHECK-LABEL: func.func @logical(
+//  CHECK-SAME:     %[[A:[^:]+]]: tensor<8x8xi1>, %[[B:[^:]+]]: tensor<1x8xi1>)
+//   CHECK:      %[[N:[^ ,:]+]] = ckpt.logical_not fwd %[[A]] : tensor<8x8xi1>
+//   CHECK-NEXT: %[[D:[^ ,:]+]] = ckpt.logical_and fwd %[[N]], %[[B]] : tensor<8x8xi1>, tensor<1x8xi1> -> tensor<8x8xi1>
+//   CHECK-NEXT: %[[O:[^ ,:]+]] = ckpt.logical_or fwd %[[B]], %[[D]] : tensor<1x8xi1>, tensor<8x8xi1> -> tensor<8x8xi1>
+//   CHECK-NEXT: return %[[O]]
+func.func @logical(%a: tensor<8x8xi1>, %b: tensor<1x8xi1>) -> tensor<8x8xi1> {
+  %0 = ckpt.logical_not fwd %a : tensor<8x8xi1>
+  %1 = ckpt.logical_and fwd %0, %b : tensor<8x8xi1>, tensor<1x8xi1> -> tensor<8x8xi1>
+  %2 = ckpt.logical_or fwd %b, %1 : tensor<1x8xi1>, tensor<8x8xi1> -> tensor<8x8xi1>
+  return %2 : tensor<8x8xi1>
+}
+
+// -----
+
+// tril / triu: the diagonal is signed; the default 0 is not printed; any element type.
+// CHECK-LABEL: func.func @triangles(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<2x8x8xf32>, %[[M:[^:]+]]: tensor<8x8xi1>)
+//   CHECK:      ckpt.tril fwd %[[X]] : tensor<2x8x8xf32>
+//   CHECK-NEXT: ckpt.tril fwd %[[X]] diagonal -2 : tensor<2x8x8xf32>
+//   CHECK-NEXT: ckpt.triu fwd %[[M]] diagonal 1 : tensor<8x8xi1>
+//   CHECK-NEXT: ckpt.triu fwd %[[M]] : tensor<8x8xi1>
+func.func @triangles(%x: tensor<2x8x8xf32>, %m: tensor<8x8xi1>) {
+  %0 = ckpt.tril fwd %x : tensor<2x8x8xf32>
+  %1 = ckpt.tril fwd %x diagonal -2 : tensor<2x8x8xf32>
+  %2 = ckpt.triu fwd %m diagonal 1 : tensor<8x8xi1>
+  %3 = ckpt.triu fwd %m diagonal 0 : tensor<8x8xi1>
+  return
+}
+
+// -----
+
+// pad: low and high per dimension; the value for floats and integers; its gradient is a slice at `low`.
+// CHECK-LABEL: func.func @pad(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x8xf32>, %[[I:[^:]+]]: tensor<3xi64>, %[[G:[^:]+]]: tensor<4x11xf32>)
+//   CHECK:      ckpt.pad fwd %[[X]] low [0, 1] high [0, 2] value 0.000000e+00 : tensor<4x8xf32> -> tensor<4x11xf32>
+//   CHECK-NEXT: ckpt.pad fwd %[[I]] low [2] high [0] value -1.000000e+00 : tensor<3xi64> -> tensor<5xi64>
+//   CHECK-NEXT: ckpt.slice bwd %[[G]] starts [0, 1] steps [1, 1] : tensor<4x11xf32> -> tensor<4x8xf32>
+func.func @pad(%x: tensor<4x8xf32>, %i: tensor<3xi64>, %g: tensor<4x11xf32>) {
+  %0 = ckpt.pad fwd %x low [0, 1] high [0, 2] value 0.0 : tensor<4x8xf32> -> tensor<4x11xf32>
+  %1 = ckpt.pad fwd %i low [2] high [0] value -1.0 : tensor<3xi64> -> tensor<5xi64>
+  %2 = ckpt.slice bwd %g starts [0, 1] steps [1, 1] : tensor<4x11xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// gather: along any dim; index sizes at most the input's off `dim`, any size along it.
+// CHECK-LABEL: func.func @gather(
+//  CHECK-SAME:     %[[X:[^:]+]]: tensor<4x8xf32>, %[[I:[^:]+]]: tensor<4x3xi64>, %[[J:[^:]+]]: tensor<6x2xi64>, %[[M:[^:]+]]: tensor<4x8xi1>)
+//   CHECK:      ckpt.gather fwd %[[X]], %[[I]] dim 1 : tensor<4x8xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+//   CHECK-NEXT: ckpt.gather fwd %[[X]], %[[J]] dim 0 : tensor<4x8xf32>, tensor<6x2xi64> -> tensor<6x2xf32>
+//   CHECK-NEXT: ckpt.gather bwd %[[M]], %[[I]] dim 1 : tensor<4x8xi1>, tensor<4x3xi64> -> tensor<4x3xi1>
+func.func @gather(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>, %j: tensor<6x2xi64>, %m: tensor<4x8xi1>) {
+  %0 = ckpt.gather fwd %x, %i dim 1 : tensor<4x8xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+  %1 = ckpt.gather fwd %x, %j dim 0 : tensor<4x8xf32>, tensor<6x2xi64> -> tensor<6x2xf32>
+  %2 = ckpt.gather bwd %m, %i dim 1 : tensor<4x8xi1>, tensor<4x3xi64> -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
 // attention: plain, causal, and with dropout on a Philox stream; default attributes are not printed.
 // CHECK-LABEL: func.func @attention(
 //  CHECK-SAME:     %[[Q:[^:]+]]: tensor<2x4x16x64xbf16>, %[[K:[^:]+]]: tensor<2x4x16x64xbf16>, %[[V:[^:]+]]: tensor<2x4x16x64xbf16>)

@@ -1249,6 +1249,106 @@ TEST_F(OpCostTest, ConcatThreeInputs) {
 }
 
 //===----------------------------------------------------------------------===//
+// Masks and position ids
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpCostTest, IotaReadsNothing) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f() -> tensor<128xi64> {
+      %y = ckpt.iota fwd start(0) step(1) : tensor<128xi64>
+      return %y : tensor<128xi64>
+    })mlir");
+  EXPECT_EQ(cost.flops, 2 * 128); // a multiply and an add per element
+  EXPECT_EQ(cost.bytesRead, 0);
+  EXPECT_EQ(cost.bytesWritten, 128 * 8);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, CompareBroadcast) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%a: tensor<1x8xf16>, %b: tensor<6x1xf16>) -> tensor<6x8xi1> {
+      %y = ckpt.compare fwd lt %a, %b : tensor<1x8xf16>, tensor<6x1xf16> -> tensor<6x8xi1>
+      return %y : tensor<6x8xi1>
+    })mlir");
+  EXPECT_EQ(cost.flops, 6 * 8);              // one comparison per result
+  EXPECT_EQ(cost.bytesRead, (8 + 6) * 2);    // each operand once
+  EXPECT_EQ(cost.bytesWritten, 6 * 8 * 1);   // one byte per mask element
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, SelectWithScalar) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%m: tensor<1x4x4xi1>, %c: tensor<f32>, %x: tensor<3x4x4xf32>) -> tensor<3x4x4xf32> {
+      %y = ckpt.select fwd %m, %c, %x : tensor<1x4x4xi1>, tensor<f32>, tensor<3x4x4xf32> -> tensor<3x4x4xf32>
+      return %y : tensor<3x4x4xf32>
+    })mlir");
+  EXPECT_EQ(cost.flops, 3 * 4 * 4);                    // one choice per result
+  EXPECT_EQ(cost.bytesRead, 16 * 1 + 4 + 3 * 16 * 4);  // mask, scalar, x
+  EXPECT_EQ(cost.bytesWritten, 3 * 16 * 4);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, LogicalOps) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%a: tensor<5x7xi1>, %b: tensor<7xi1>) -> tensor<5x7xi1> {
+      %y = ckpt.logical_and fwd %a, %b : tensor<5x7xi1>, tensor<7xi1> -> tensor<5x7xi1>
+      return %y : tensor<5x7xi1>
+    })mlir");
+  EXPECT_EQ(cost.flops, 5 * 7);
+  EXPECT_EQ(cost.bytesRead, 5 * 7 + 7);
+  EXPECT_EQ(cost.bytesWritten, 5 * 7);
+  auto [notCost, notView] = costOf(R"mlir(
+    func.func @f(%a: tensor<5x7xi1>) -> tensor<5x7xi1> {
+      %y = ckpt.logical_not fwd %a : tensor<5x7xi1>
+      return %y : tensor<5x7xi1>
+    })mlir");
+  EXPECT_EQ(notCost.flops, 5 * 7);
+  EXPECT_EQ(notCost.bytesRead, 5 * 7);
+  EXPECT_EQ(notCost.bytesWritten, 5 * 7);
+  EXPECT_FALSE(view || notView);
+}
+
+TEST_F(OpCostTest, TriangleMovesData) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%x: tensor<2x8x8xbf16>) -> tensor<2x8x8xbf16> {
+      %y = ckpt.triu fwd %x diagonal -1 : tensor<2x8x8xbf16>
+      return %y : tensor<2x8x8xbf16>
+    })mlir");
+  EXPECT_EQ(cost.flops, 0); // data movement
+  EXPECT_EQ(cost.bytesRead, 2 * 64 * 2);
+  EXPECT_EQ(cost.bytesWritten, 2 * 64 * 2);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, Pad) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%x: tensor<4x8xf32>) -> tensor<5x11xf32> {
+      %y = ckpt.pad fwd %x low [1, 1] high [0, 2] value 0.0 : tensor<4x8xf32> -> tensor<5x11xf32>
+      return %y : tensor<5x11xf32>
+    })mlir");
+  EXPECT_EQ(cost.flops, 0);
+  EXPECT_EQ(cost.bytesRead, 4 * 8 * 4);
+  EXPECT_EQ(cost.bytesWritten, 5 * 11 * 4); // the pads are written too
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, GatherReadsOneElementPerResult) {
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%x: tensor<4x100xf16>, %i: tensor<4x3xi64>) -> tensor<4x3xf16> {
+      %y = ckpt.gather fwd %x, %i dim 1 : tensor<4x100xf16>, tensor<4x3xi64> -> tensor<4x3xf16>
+      return %y : tensor<4x3xf16>
+    })mlir");
+  EXPECT_EQ(cost.flops, 0);
+  // The whole index (12 x 8 bytes) and 12 input elements, not the input.
+  EXPECT_EQ(cost.bytesRead, 12 * 8 + 12 * 2);
+  EXPECT_EQ(cost.bytesWritten, 12 * 2);
+  EXPECT_FALSE(view);
+}
+
+//===----------------------------------------------------------------------===//
 // Fused attention
 //===----------------------------------------------------------------------===//
 

@@ -173,6 +173,17 @@ OpCost ConvertOp::getCost() { return getDataMovementCost(*this); }
 
 OpCost FillOp::getCost() { return getDataMovementCost(*this); }
 
+// One multiply and one add per element; nothing is read.
+OpCost IotaOp::getCost() { return getElementwiseCost(*this, 2); }
+
+// One comparison or choice per result element (logical_and / logical_or
+// take theirs from their ODS class).
+OpCost CompareOp::getCost() { return getElementwiseCost(*this, 1); }
+
+OpCost SelectOp::getCost() { return getElementwiseCost(*this, 1); }
+
+OpCost LogicalNotOp::getCost() { return getElementwiseCost(*this, 1); }
+
 OpCost GeluOp::getCost() {
   return getElementwiseCost(
       *this, getApproximation() == GeluApproximation::Tanh ? 9 : 5);
@@ -399,6 +410,18 @@ OpCost SliceOp::getCost() {
 }
 
 OpCost ConcatOp::getCost() { return getDataMovementCost(*this); }
+
+OpCost PadOp::getCost() { return getDataMovementCost(*this); }
+
+// The whole index, and one input element per result element.
+OpCost GatherOp::getCost() {
+  OpCost cost;
+  Type element = cast<ShapedType>(getInput().getType()).getElementType();
+  cost.bytesRead = addSat(getTensorBytes(getIndex().getType()),
+                          mulSat(numel(getResult()), getElementBytes(element)));
+  cost.bytesWritten = getTensorBytes(getResult().getType());
+  return cost;
+}
 
 //===----------------------------------------------------------------------===//
 // Attention

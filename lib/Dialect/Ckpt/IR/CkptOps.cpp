@@ -198,23 +198,10 @@ LogicalResult ClampGradOp::verify() {
 /// A float fill value may be any non-NaN double (it rounds to the element
 /// type); an integer fill value must be integral and fit the element type.
 LogicalResult FillOp::verify() {
-  double value = getValue().convertToDouble();
-  if (std::isnan(value))
-    return emitOpError() << "expects a non-NaN value";
-  Type elementType =
-      cast<RankedTensorType>(getResult().getType()).getElementType();
-  if (isa<FloatType>(elementType))
-    return success();
-  unsigned width = elementType.getIntOrFloatBitWidth();
-  // -2^(w-1) <= value < 2^(w-1); both bounds are exact doubles.
-  double bound = std::ldexp(1.0, static_cast<int>(width) - 1);
-  if (std::isfinite(value) && value == std::trunc(value) && value >= -bound &&
-      value < bound)
-    return success();
-  std::string shown;
-  llvm::raw_string_ostream(shown) << llvm::format("%.17g", value);
-  return emitOpError() << "expects an integral value in the range of "
-                       << elementType << ", got " << shown;
+  return verifyConstantOfType(
+      *this, getValue().convertToDouble(),
+      cast<RankedTensorType>(getResult().getType()).getElementType(),
+      "value");
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,7 +11,10 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::ckpt;
@@ -88,6 +91,57 @@ LogicalResult mlir::ckpt::verifyBroadcastBinaryOp(Operation *op) {
            << "operand shapes " << formatShape(shapeOf(lhs)) << " and "
            << formatShape(shapeOf(rhs)) << " are not broadcast-compatible";
   return verifyShape(op, result, *shape, "a result (the broadcast shape)");
+}
+
+LogicalResult mlir::ckpt::verifyBroadcastResult(Operation *op,
+                                                ValueRange operands,
+                                                Value result) {
+  SmallVector<int64_t> shape;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    std::optional<SmallVector<int64_t>> next =
+        broadcastShapes(shape, shapeOf(operand));
+    if (!next) {
+      std::string shapes;
+      llvm::raw_string_ostream os(shapes);
+      llvm::interleave(
+          operands.take_front(i + 1), os,
+          [&](Value v) { os << formatShape(shapeOf(v)); }, ", ");
+      return op->emitOpError()
+             << "operand shapes " << shapes << " are not broadcast-compatible";
+    }
+    shape = std::move(*next);
+  }
+  return verifyShape(op, result, shape, "a result (the broadcast shape)");
+}
+
+LogicalResult mlir::ckpt::verifyTriangleOp(Operation *op) {
+  int64_t rank = shapeOf(op->getOperand(0)).size();
+  if (rank >= 2)
+    return success();
+  return op->emitOpError() << "expects an input of rank 2 or more, got rank "
+                           << rank;
+}
+
+LogicalResult mlir::ckpt::verifyConstantOfType(Operation *op, double value,
+                                               Type elementType, StringRef what,
+                                               bool allowNaN) {
+  if (std::isnan(value) && !(allowNaN && isa<FloatType>(elementType)))
+    return op->emitOpError() << "expects a non-NaN " << what;
+  if (isa<FloatType>(elementType))
+    return success();
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  // i1 holds 0 and 1; iN (N > 1) -2^(N-1) <= value < 2^(N-1). Both bounds
+  // are exact doubles.
+  double low = width == 1 ? 0.0 : -std::ldexp(1.0, static_cast<int>(width) - 1);
+  double high = width == 1 ? 2.0 : std::ldexp(1.0, static_cast<int>(width) - 1);
+  if (std::isfinite(value) && value == std::trunc(value) && value >= low &&
+      value < high)
+    return success();
+  std::string shown;
+  llvm::raw_string_ostream(shown) << llvm::format("%.17g", value);
+  return op->emitOpError() << "expects an integral " << what
+                           << " in the range of " << elementType << ", got "
+                           << shown;
 }
 
 LogicalResult mlir::ckpt::verifyAxis(Operation *op, Type type, int64_t axis) {

@@ -32,12 +32,12 @@ namespace {
 
 /// One row of a frontier.
 struct ParetoPoint {
-  /// The budget, in whole-step bytes, and as a fraction of the no-recompute
-  /// peak in the terms of the budget scope.
+  /// The budget in bytes, and as a fraction of the no-recompute peak, both
+  /// in the terms of the budget scope.
   int64_t budget = 0;
   double fraction = 0;
-  /// The cheapest plan found that fits: its peak (whole step), overhead and
-  /// the engine; `found` is false if none fits.
+  /// The cheapest plan found that fits: its peak (in the scope), overhead
+  /// and the engine; `found` is false if none fits.
   bool found = false;
   int64_t peak = 0;
   double overhead = 0;
@@ -46,12 +46,11 @@ struct ParetoPoint {
   double boundOverhead = 0;
 };
 
-/// The frontier of one step function.
+/// The frontier of one step function; bytes in the terms of the scope.
 struct Frontier {
   std::string name;
   int64_t noRecomputePeak = 0;
   int64_t floor = 0;
-  int64_t excluded = 0;
   std::vector<ParetoPoint> points;
 };
 
@@ -71,6 +70,7 @@ FailureOr<Frontier> ParetoPass::solveFrontier(func::FuncOp func,
                                               const CostModel *model) {
   RematProblemOptions problemOptions;
   problemOptions.costModel = model;
+  problemOptions.scope = budgetScope;
   FailureOr<RematProblemWithOrigins> problem =
       buildRematProblem(func, problemOptions);
   if (failed(problem))
@@ -85,7 +85,6 @@ FailureOr<Frontier> ParetoPass::solveFrontier(func::FuncOp func,
       std::min(std::max({remat::computeMemoryFloor(p).bytes, bound.memoryFloor,
                          remat::computeLookBackFloor(p).bytes}),
                frontier.noRecomputePeak);
-  frontier.excluded = budgetScope == "activations" ? p.fixedBytes : 0;
   double base = std::max(p.baseCost(), 1e-300);
 
   remat::OptimalOptions options;
@@ -101,13 +100,12 @@ FailureOr<Frontier> ParetoPass::solveFrontier(func::FuncOp func,
   std::vector<Plan> plans;
   unsigned count = std::max(2u, points.getValue());
   int64_t span = frontier.noRecomputePeak - frontier.floor;
-  double scale =
-      std::max<double>(1, double(frontier.noRecomputePeak - frontier.excluded));
+  double scale = std::max<double>(1, double(frontier.noRecomputePeak));
   for (unsigned k = 0; k < count; ++k) {
     ParetoPoint point;
     point.budget = frontier.noRecomputePeak -
                    static_cast<int64_t>(double(span) * k / (count - 1));
-    point.fraction = double(point.budget - frontier.excluded) / scale;
+    point.fraction = double(point.budget) / scale;
     remat::SolveResult result = remat::solveOptimal(p, point.budget, options);
     point.boundOverhead = (result.lowerBound - p.baseCost()) / base;
     if (result.hasSchedule())
@@ -135,7 +133,7 @@ static std::string percent(double fraction) {
   return llvm::formatv("{0:f2}%", fraction * 100).str();
 }
 
-static void printTable(const Frontier &frontier, StringRef scope,
+static void printTable(const Frontier &frontier, BudgetScope scope,
                        llvm::raw_ostream &os) {
   os << "== ckpt pareto: @" << frontier.name << " (budget scope " << scope
      << ")\n";
@@ -172,7 +170,7 @@ static void printCsv(const std::vector<Frontier> &frontiers,
          << "," << point.engine << "\n";
 }
 
-static void printJson(const std::vector<Frontier> &frontiers, StringRef scope,
+static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
                       llvm::raw_ostream &os) {
   os << "{\"version\": 1, \"budget_scope\": \"" << scope
      << "\", \"functions\": [";
@@ -202,12 +200,6 @@ static void printJson(const std::vector<Frontier> &frontiers, StringRef scope,
 
 void ParetoPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (budgetScope != "step" && budgetScope != "activations") {
-    emitError(module.getLoc()) << "ckpt-pareto: unknown budget-scope '"
-                               << budgetScope
-                               << "' (expected step or activations)";
-    return signalPassFailure();
-  }
   std::optional<RooflineCostModel> model;
   if (objective == "time") {
     std::string error;

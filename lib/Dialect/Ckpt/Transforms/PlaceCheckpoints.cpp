@@ -273,6 +273,70 @@ PlaceCheckpointsPass::solveExactly(func::FuncOp func,
   return std::move(result.schedule);
 }
 
+/// `part` as a percentage of `whole` (`85%`, `0.4%`).
+static std::string share(int64_t part, int64_t whole) {
+  double percent = 100.0 * static_cast<double>(part) /
+                   static_cast<double>(std::max<int64_t>(whole, 1));
+  return llvm::formatv(percent < 10 ? "{0:f1}%" : "{0:f0}%", percent).str();
+}
+
+/// Explains the no-recompute peak of `func` (not yet rewritten) in `scope`:
+/// what each buffer kind holds there, the share recomputation can reduce
+/// (the activations), and in `step`, what `activations` would leave out,
+/// suggesting it when the budget is below the proven `floor` by no more than
+/// those bytes.
+static void explainPeak(InFlightDiagnostic &diag, func::FuncOp func,
+                        const MemoryTimeline &t, BudgetScope scope,
+                        int64_t limit, int64_t floor) {
+  ScopedPeak peak = computeScopedPeak(t, scope);
+  KindBytes byKind{};
+  int64_t workspace = 0;
+  if (peak.op >= 0) {
+    byKind = t.liveDuringByKind[peak.op];
+    workspace = t.workspace[peak.op];
+  } else {
+    for (const Buffer &buffer : t.buffers)
+      if (buffer.def < 0)
+        byKind[static_cast<size_t>(buffer.kind)] += buffer.bytes;
+  }
+  auto bytesOf = [&](BufferKind kind) {
+    return byKind[static_cast<size_t>(kind)];
+  };
+  Location loc = peak.op >= 0 ? t.ops[peak.op]->getLoc() : func.getLoc();
+  Diagnostic &note = diag.attachNote(loc);
+  note << "at the no-recompute peak in budget-scope="
+       << stringifyBudgetScope(scope) << ", " << formatBytes(peak.bytes) << " ("
+       << peak.bytes << " bytes) "
+       << (peak.op >= 0 ? "while this op runs" : "at entry") << ":";
+  static const char *kindNames[kNumBufferKinds] = {
+      "parameters", "inputs", "gradients", "activations", "temporaries"};
+  for (size_t k = 0; k < kNumBufferKinds; ++k)
+    if (countsInScope(static_cast<BufferKind>(k), scope))
+      note << " " << kindNames[k] << " " << formatBytes(byKind[k]) << ",";
+  note << " workspace " << formatBytes(workspace);
+  if (scope == BudgetScope::Step && t.deviceWorkspace > 0)
+    note << ", device workspace " << formatBytes(t.deviceWorkspace);
+  int64_t activations = bytesOf(BufferKind::Activation);
+  note << "; recomputation can reduce only the activations: "
+       << formatBytes(activations) << " (" << share(activations, peak.bytes)
+       << ")";
+  if (scope != BudgetScope::Step)
+    return;
+  int64_t outside =
+      addSat(addSat(bytesOf(BufferKind::Parameter), bytesOf(BufferKind::Input)),
+             addSat(bytesOf(BufferKind::Gradient), t.deviceWorkspace));
+  if (outside <= 0)
+    return;
+  Diagnostic &fixed = diag.attachNote(loc);
+  fixed << "at that peak, parameters, inputs and gradients"
+        << (t.deviceWorkspace > 0 ? " (and the device workspace)" : "")
+        << " hold " << formatBytes(outside) << " (" << outside << " bytes, "
+        << share(outside, peak.bytes) << "), which recomputation cannot reduce";
+  if (floor > limit && floor - limit <= outside)
+    fixed << "; try budget-scope=activations, which leaves them out of the "
+             "budget and the peak";
+}
+
 void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, int64_t planPeak,
@@ -281,6 +345,8 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             llvm::StringRef tried) {
   bool lookedBack = false;
   remat::MemoryFloor floor = provenFloor(p.problem, lookedBack);
+  // The function is not rewritten yet: its timeline is the no-recompute one.
+  FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
@@ -289,6 +355,10 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   else
     diag << "strategy '" << strategy << "' found no plan within the budget of ";
   diag << formatBytes(limit) << " (" << limit << " bytes)";
+  diag << ", given as budget=" << budget
+       << " in budget-scope=" << stringifyBudgetScope(budgetScope)
+       << "; every plan needs at least " << formatBytes(floor.bytes) << " ("
+       << floor.bytes << " bytes) in this scope";
   if (peakOp)
     diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
                                          "op runs";
@@ -310,8 +380,10 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
         << floor.bytes
         << " bytes): while this op runs, its inputs, outputs and workspace, "
-           "the step's arguments and the backward values still to be read "
-           "must all be in memory";
+        << (budgetScope == BudgetScope::Step ? "the step's arguments and " : "")
+        << "the backward values still to be read must all be in memory";
+  if (succeeded(timeline))
+    explainPeak(diag, func, *timeline, budgetScope, limit, floor.bytes);
 }
 
 void PlaceCheckpointsPass::runOnOperation() {
@@ -322,12 +394,6 @@ void PlaceCheckpointsPass::runOnOperation() {
   std::optional<remat::Budget> parsedBudget;
   if (!budget.empty() && !(parsedBudget = remat::parseBudget(budget, error))) {
     emitError(func.getLoc()) << "ckpt-place-checkpoints: " << error;
-    return signalPassFailure();
-  }
-  if (budgetScope != "step" && budgetScope != "activations") {
-    emitError(func.getLoc())
-        << "ckpt-place-checkpoints: unknown budget-scope '" << budgetScope
-        << "' (expected step or activations)";
     return signalPassFailure();
   }
   std::optional<RooflineCostModel> model;
@@ -346,18 +412,18 @@ void PlaceCheckpointsPass::runOnOperation() {
 
   RematProblemOptions options;
   options.costModel = model ? &*model : nullptr;
+  options.scope = budgetScope;
   FailureOr<RematProblemWithOrigins> problem = buildRematProblem(func, options);
   if (failed(problem))
     return signalPassFailure();
   remat::Evaluation baseline = remat::evaluateSchedule(
       problem->problem, remat::Schedule::identity(problem->problem));
-  // The budget, in the whole-step terms of the simulation.
+  // The problem counts memory in the budget's scope, so its no-recompute
+  // peak is what a fraction refers to and its peaks are what the budget
+  // bounds.
   int64_t limit = -1;
-  if (parsedBudget) {
-    int64_t excluded =
-        budgetScope == "activations" ? problem->problem.fixedBytes : 0;
-    limit = parsedBudget->resolve(baseline.peakBytes - excluded) + excluded;
-  }
+  if (parsedBudget)
+    limit = parsedBudget->resolve(baseline.peakBytes);
   remat::Schedule schedule;
   std::string engineNote;
   if (strategy == "exact" || strategy == "optimal" || strategy == "chain" ||
@@ -394,29 +460,31 @@ void PlaceCheckpointsPass::runOnOperation() {
 
   int64_t recomputedOps = materializeSchedule(func, *problem, schedule);
   numRecomputed += recomputedOps;
-  // Independent check: simulate the rewritten IR.
+  // Independent check: simulate the rewritten IR and take its peak in the
+  // budget's scope from the simulation's own accounting by buffer kind.
   FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
   if (failed(timeline))
     return signalPassFailure();
-  if (timeline->peakBytes > plan.peakBytes ||
-      (limit >= 0 && timeline->peakBytes > limit)) {
+  ScopedPeak checked = computeScopedPeak(*timeline, budgetScope);
+  if (checked.bytes > plan.peakBytes || (limit >= 0 && checked.bytes > limit)) {
     emitError(func.getLoc())
         << "ckpt-place-checkpoints: internal error: the rewritten function "
            "peaks at "
-        << timeline->peakBytes << " bytes, the plan promised "
-        << plan.peakBytes;
+        << checked.bytes
+        << " bytes in budget-scope=" << stringifyBudgetScope(budgetScope)
+        << ", the plan promised " << plan.peakBytes;
     return signalPassFailure();
   }
   if (explain) {
     double overhead =
         plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
     emitRemark(func.getLoc())
-        << "checkpoint plan: strategy=" << strategy
-        << " peak=" << timeline->peakBytes << " (no-recompute "
-        << baseline.peakBytes
+        << "checkpoint plan: strategy=" << strategy << " peak=" << checked.bytes
+        << " (no-recompute " << baseline.peakBytes
         << ") budget=" << (limit >= 0 ? std::to_string(limit) : "none")
         << " recomputed-ops=" << recomputedOps
         << " overhead=" << llvm::formatv("{0:f4}", overhead).str() << " ("
-        << objective << ")" << engineNote;
+        << objective << ")" << engineNote
+        << " scope=" << stringifyBudgetScope(budgetScope);
   }
 }

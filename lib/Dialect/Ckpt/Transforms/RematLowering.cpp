@@ -17,14 +17,31 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
   RematProblemWithOrigins result;
   remat::Problem &problem = result.problem;
   Block &body = func.getBody().front();
-  for (BlockArgument arg : body.getArguments())
-    problem.fixedBytes =
-        addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
-  // The device workspace is held for the whole step, like the arguments.
-  if (auto bytes = func->getAttrOfType<IntegerAttr>(
-          CkptDialect::getDeviceWorkspaceAttrName()))
-    problem.fixedBytes =
-        addSat(problem.fixedBytes, std::max<int64_t>(bytes.getInt(), 0));
+  const bool wholeStep = options.scope == BudgetScope::Step;
+  if (wholeStep) {
+    for (BlockArgument arg : body.getArguments())
+      problem.fixedBytes =
+          addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
+    // The device workspace is held for the whole step, like the arguments.
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(
+            CkptDialect::getDeviceWorkspaceAttrName()))
+      problem.fixedBytes =
+          addSat(problem.fixedBytes, std::max<int64_t>(bytes.getInt(), 0));
+  }
+  // Op results returned as parameter gradients (BufferKind::Gradient): out
+  // of the activations scope for their whole lifetime.
+  llvm::DenseSet<Value> gradients;
+  Operation *terminator = body.getTerminator();
+  for (auto [i, value] : llvm::enumerate(terminator->getOperands())) {
+    Value root = getStorageRoot(value);
+    if (getResultRole(func, i) == ValueRole::Grad && root.getDefiningOp())
+      gradients.insert(root);
+  }
+  auto weight = [&](Value result) -> int64_t {
+    if (!wholeStep && gradients.contains(result))
+      return 0;
+    return getTensorBytes(result.getType());
+  };
 
   llvm::DenseMap<Value, int32_t> nodeOf;
   // Explicit costs (in the input graph's unit) replace FLOPs and seconds, so
@@ -58,7 +75,7 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
       node.name =
           (op.getName().getStringRef() + "#" + Twine(problem.nodes.size()))
               .str();
-      node.bytes = getTensorBytes(res.getType());
+      node.bytes = weight(res);
       node.recomputable = recomputable;
       if (res.getResultNumber() == 0) {
         node.cost = explicitCost ? static_cast<double>(*explicitCost)
@@ -83,7 +100,7 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
       result.origins.push_back({&op, res.getResultNumber()});
     }
   }
-  for (Value value : body.getTerminator()->getOperands()) {
+  for (Value value : terminator->getOperands()) {
     auto it = nodeOf.find(getStorageRoot(value));
     if (it != nodeOf.end())
       problem.nodes[it->second].isOutput = true;

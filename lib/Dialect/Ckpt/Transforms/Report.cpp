@@ -41,7 +41,7 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
       FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
       if (failed(timeline))
         return signalPassFailure();
-      reports.push_back(buildStepReport(func, *timeline, model));
+      reports.push_back(buildStepReport(func, *timeline, model, budgetScope));
     }
 
     // Written to a temporary file that atomically replaces `output` once

@@ -14,6 +14,7 @@
 
 #include "ckpt/Runtime/Program.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
@@ -41,6 +42,35 @@ const Tensor *findOptionalOperand(TensorList operands, const Attrs &attrs,
 /// throws KernelError unless min <= max (NaN bounds included). Shared by the
 /// host and device kernels, which round the bounds as PyTorch does.
 std::pair<double, double> clampBounds(const Attrs &attrs, const char *op);
+
+/// The predicate of a `compare` call.
+enum class ComparePredicate { Eq, Ne, Lt, Le, Gt, Ge };
+/// The `predicate` attribute of a `compare` call (a keyword, "lt"); throws
+/// KernelError for a missing or unknown one. Shared by host and device.
+ComparePredicate comparePredicate(const Attrs &attrs);
+
+/// The `start` and `step` of an `iota` call, each an Int or a Float
+/// attribute: as doubles, and exactly when both are integers.
+struct IotaParams {
+  double start = 0.0, step = 1.0;
+  bool integral = false;
+  int64_t startInt = 0, stepInt = 1;
+};
+/// Reads and checks (finite, non-zero step; integral for an integer
+/// `result`) the numbers of an `iota` call. Shared by host and device.
+IotaParams iotaParams(const Attrs &attrs, const Tensor &result);
+
+/// Checks a `pad` call (`low` and `high` of one non-negative entry per
+/// dimension, `result.shape = input.shape + low + high`, one element type)
+/// and returns its `low` pads. Shared by host and device.
+const int64_t *padLow(const Tensor &input, const Tensor &result,
+                      const Attrs &attrs);
+
+/// Checks a `gather` call (an i64 index of the input's rank, sizes at most
+/// the input's off `dim`, the result of the index's shape and the input's
+/// element type) and returns `dim`. Shared by host and device.
+int gatherDim(const Tensor &input, const Tensor &index, const Tensor &result,
+              const Attrs &attrs);
 
 /// The optional `padding_idx` attribute of an `embedding_grad` call of `op`
 /// on a table of `rows` rows, or -1 when absent; throws KernelError unless it
@@ -109,7 +139,17 @@ CKPT_KERNEL(transpose)
 CKPT_KERNEL(broadcast)
 CKPT_KERNEL(slice)
 CKPT_KERNEL(concat)
+CKPT_KERNEL(tril)
+CKPT_KERNEL(triu)
+CKPT_KERNEL(pad)
+CKPT_KERNEL(gather)
 CKPT_KERNEL(fill)
+CKPT_KERNEL(iota)
+CKPT_KERNEL(compare)
+CKPT_KERNEL(select)
+CKPT_KERNEL(logical_not)
+CKPT_KERNEL(logical_and)
+CKPT_KERNEL(logical_or)
 CKPT_KERNEL(attention)
 CKPT_KERNEL(attention_grad)
 CKPT_KERNEL(conv2d)

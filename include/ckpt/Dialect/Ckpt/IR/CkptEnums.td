@@ -63,4 +63,16 @@ def Ckpt_LossReduction : I32EnumAttr<"LossReduction",
   let cppNamespace = "::mlir::ckpt";
 }
 
+def Ckpt_ComparePredicate : I32EnumAttr<"ComparePredicate",
+    "predicate of an elementwise comparison", [
+    I32EnumAttrCase<"Eq", 0, "eq">,
+    I32EnumAttrCase<"Ne", 1, "ne">,
+    I32EnumAttrCase<"Lt", 2, "lt">,
+    I32EnumAttrCase<"Le", 3, "le">,
+    I32EnumAttrCase<"Gt", 4, "gt">,
+    I32EnumAttrCase<"Ge", 5, "ge">
+  ]> {
+  let cppNamespace = "::mlir::ckpt";
+}
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTENUMS_TD

@@ -287,10 +287,155 @@ def Ckpt_FillOp : Ckpt_Op<"fill"> {
     ```
   }];
   let arguments = (ins Ckpt_Phase:$phase, F64Attr:$value);
-  let results = (outs AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>:$result);
+  let results = (outs AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor, Ckpt_MaskTensor]>:$result);
   let assemblyFormat = "$phase $value attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
+
+def Ckpt_IotaOp : Ckpt_Op<"iota"> {
+  let summary = "1-D arithmetic sequence `start + i * step` (torch.arange)";
+  let description = [{
+    Produces the rank-1 result `r[i] = start + i * step`, `i` in `[0, n)` with
+    `n` the result's size, as `torch.arange(start, start + n * step, step)`
+    computes it on the CPU. `start` and `step` are numbers: an integer literal
+    is an i64 attribute (exact), any other an f64 one; `step` is non-zero.
+
+    Integer results (i32, i64): `start` and `step` are integral and every
+    element fits the element type; elements are exact.
+
+    Float results round as PyTorch 1.13's vectorized CPU kernel does. With
+    `V = 32 / (element bytes)` (8 for f32, 16 for f16 and bf16) and the
+    accumulation type `A` (f64 for f32, f32 for f16 and bf16, whose `start`
+    and `step` are first rounded to f32): the first `2V * floor(n / 2V)`
+    elements come in blocks of `V`, each from its block's first element
+    `b = V * floor(i / V)` as `rnd(A(rnd(start + b * step)) + (i - b) * step)`;
+    the remaining elements are `rnd(start + i * step)`; `rnd` rounds `A` to
+    nearest even in the element type. (For f32 this differs from
+    `rnd(start + i * step)` in about one sequence in ten.)
+
+    Cost: 2 FLOPs per element (a multiply and an add); reads nothing, writes
+    the result once. The op has no operands: recomputing it needs nothing
+    kept.
+
+    ```mlir
+    %pos = ckpt.iota fwd start(0) step(1) : tensor<128xi64>
+    %t = ckpt.iota fwd start(5.000000e-01) step(2.500000e-01) : tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, AnyAttrOf<[I64Attr, F64Attr]>:$start,
+                       AnyAttrOf<[I64Attr, F64Attr]>:$step);
+  let results = (outs AnyTypeOf<[Ckpt_FloatTensor, Ckpt_IndexTensor]>:$result);
+  let assemblyFormat = [{
+    $phase `start` `(` $start `)` `step` `(` $step `)` attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons, selection and boolean masks
+//===----------------------------------------------------------------------===//
+
+def Ckpt_CompareOp : Ckpt_Op<"compare"> {
+  let summary = "elementwise comparison with numpy broadcasting, giving i1";
+  let description = [{
+    `r = lhs <predicate> rhs` elementwise (`eq`, `ne`, `lt`, `le`, `gt`,
+    `ge`), as `torch.eq` ... `torch.ge`; the operand shapes broadcast
+    numpy-style to the result shape and both operands have one element type
+    (any; `i1` compares `false < true`). A comparison with a scalar is one
+    with a rank-0 `ckpt.fill`. Floats compare as IEEE 754: any comparison
+    involving NaN is false except `ne`, which is true; `-0 == +0`. Cost:
+    1 FLOP per result element; reads both operands once, writes the result
+    once.
+
+    ```mlir
+    %m = ckpt.compare fwd lt %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_ComparePredicate:$predicate,
+                       Ckpt_AnyTensor:$lhs, Ckpt_AnyTensor:$rhs);
+  let results = (outs Ckpt_MaskTensor:$result);
+  let assemblyFormat = [{
+    $phase $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_SelectOp : Ckpt_Op<"select"> {
+  let summary = "elementwise choice by an i1 mask, with numpy broadcasting";
+  let description = [{
+    `r = cond ? on_true : on_false` elementwise (`torch.where(cond, a, b)`;
+    `masked_fill(x, m, v)` is `select(m, fill(v), x)`). The three operand
+    shapes broadcast numpy-style to the result shape; `on_true`, `on_false`
+    and the result share one element type (any). Values are copied bit for
+    bit (NaN payloads and signed zeros included). Cost: 1 FLOP per result
+    element; reads each operand once, writes the result once.
+
+    ```mlir
+    %y = ckpt.select fwd %m, %x, %c : tensor<1x1x8x8xi1>, tensor<2x4x8x8xf32>, tensor<f32> -> tensor<2x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_MaskTensor:$cond,
+                       Ckpt_AnyTensor:$on_true, Ckpt_AnyTensor:$on_false);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $cond `,` $on_true `,` $on_false attr-dict `:` type($cond) `,`
+    type($on_true) `,` type($on_false) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_LogicalNotOp : Ckpt_Op<"logical_not", [SameOperandsAndResultType]> {
+  let summary = "elementwise boolean negation of an i1 mask";
+  let description = [{
+    `r = !x` elementwise (`torch.logical_not`, `~` on a bool tensor). Cost:
+    1 FLOP per element; reads the input and writes the result once.
+
+    ```mlir
+    %n = ckpt.logical_not fwd %m : tensor<8x8xi1>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_MaskTensor:$input);
+  let results = (outs Ckpt_MaskTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($result)";
+}
+
+/// `r = lhs op rhs` on i1 masks with numpy broadcasting.
+class Ckpt_LogicalBinaryOp<string mnemonic, string formula, string torchName>
+    : Ckpt_Op<mnemonic> {
+  let summary = "elementwise boolean " # formula # " of i1 masks with numpy broadcasting";
+  let description = [{
+    `r = }] # formula # [{` elementwise (`}] # torchName # [{`); the operand
+    shapes broadcast numpy-style to the result shape, and all three are i1.
+    Cost: 1 FLOP per result element; reads both operands once, writes the
+    result once.
+
+    ```mlir
+    %r = ckpt.}] # mnemonic # [{ fwd %a, %b : tensor<1x8xi1>, tensor<8x8xi1> -> tensor<8x8xi1>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_MaskTensor:$lhs,
+                       Ckpt_MaskTensor:$rhs);
+  let results = (outs Ckpt_MaskTensor:$result);
+  let assemblyFormat = [{
+    $phase $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyBroadcastBinaryOp(getOperation());
+    }
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), 1);
+    }
+  }];
+}
+
+def Ckpt_LogicalAndOp : Ckpt_LogicalBinaryOp<"logical_and", "lhs && rhs",
+                                             "torch.logical_and, & on bool">;
+def Ckpt_LogicalOrOp : Ckpt_LogicalBinaryOp<"logical_or", "lhs || rhs",
+                                            "torch.logical_or, | on bool">;
 
 //===----------------------------------------------------------------------===//
 // Activations and their gradients
@@ -1039,6 +1184,99 @@ def Ckpt_ConcatOp : Ckpt_Op<"concat"> {
   let results = (outs Ckpt_AnyTensor:$result);
   let assemblyFormat = [{
     $phase $inputs `axis` $axis attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+}
+
+/// `tril` / `triu`: keep one triangle of the last two dimensions.
+class Ckpt_TriangleOp<string mnemonic, string kept, string torchName>
+    : Ckpt_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "keep the " # kept # " triangle of the last two dimensions";
+  let description = [{
+    `r[..., i, j] = (j - i }] # !if(!eq(mnemonic, "tril"), "<=", ">=") #
+    [{ diagonal) ? x[..., i, j] : 0` (`false` for i1), as `}] # torchName #
+    [{(x, diagonal)`: `diagonal = 0` is the main diagonal, a positive one lies
+    above it, a negative one below. The input has rank 2 or more and any
+    element type; `diagonal` is a signed i64 (default 0, then not printed).
+    Cost: 0 FLOPs; reads the input once (every element), writes the result
+    once.
+
+    ```mlir
+    %y = ckpt.}] # mnemonic # [{ fwd %x diagonal 1 : tensor<2x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input,
+                       DefaultValuedAttr<I64Attr, "0">:$diagonal);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $input (`diagonal` $diagonal^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyTriangleOp(getOperation());
+    }
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getDataMovementCost(getOperation());
+    }
+  }];
+}
+
+def Ckpt_TrilOp : Ckpt_TriangleOp<"tril", "lower", "torch.tril">;
+def Ckpt_TriuOp : Ckpt_TriangleOp<"triu", "upper", "torch.triu">;
+
+def Ckpt_PadOp : Ckpt_Op<"pad"> {
+  let summary = "constant padding before and after each dimension";
+  let description = [{
+    `r` has shape `x.shape + low + high`; `r[i...] = x[i - low ...]` where
+    that index is inside `x`, `value` elsewhere (`aten.constant_pad_nd` with
+    non-negative pads). `low` and `high` hold one non-negative entry per
+    dimension. `value` converts to the element type as `ckpt.fill` does
+    (rounded to nearest even for floats; integral and in range for integers,
+    0 or 1 for i1); NaN is allowed for floats. The gradient of `pad` is
+    `ckpt.slice` of the result gradient with `starts = low`, unit steps and
+    the input's shape. Cost: 0 FLOPs; reads the input once, writes the
+    result once.
+
+    ```mlir
+    %y = ckpt.pad fwd %x low [0, 1] high [0, 2] value 0.000000e+00 : tensor<4x8xf32> -> tensor<4x11xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input,
+                       DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                       F64Attr:$value);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `low` $low `high` $high `value` $value attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ckpt_GatherOp : Ckpt_Op<"gather"> {
+  let summary = "gather along one dimension by an i64 index tensor";
+  let description = [{
+    `r[i...] = x[i_0, ..., index[i...], ..., i_(n-1)]` with the index in
+    position `dim`, as `torch.gather(x, dim, index)`: `index` has the rank
+    of `x`, its size along every other dimension is at most `x`'s, and the
+    result has the shape of `index` and the element type of `x` (any). Every
+    index must lie in `[0, x.shape[dim])`; only the shapes are checked here.
+    At run time the host kernel reports an index outside that range as an
+    error, as PyTorch does; the device kernel never reads outside `x` and
+    stores NaN (floats) or 0 (integers, i1) for such an index. Cost:
+    0 FLOPs; reads the whole index and one element of `x` per result
+    element, writes the result once.
+
+    ```mlir
+    %y = ckpt.gather fwd %x, %idx dim 1 : tensor<4x8xf32>, tensor<4x3xi64> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input,
+                       Ckpt_ArgmaxTensor:$index, Ckpt_NonNegI64Attr:$dim);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = [{
+    $phase $input `,` $index `dim` $dim attr-dict `:` type($input) `,`
+    type($index) `->` type($result)
   }];
   let hasVerifier = 1;
 }

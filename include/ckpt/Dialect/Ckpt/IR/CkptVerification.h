@@ -30,6 +30,23 @@ bool isBroadcastableTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to);
 /// the result, and a result shape equal to the operands' broadcast shape.
 LogicalResult verifyBroadcastBinaryOp(Operation *op);
 
+/// Verifies that the shapes of `operands` broadcast numpy-style together and
+/// that `result` has exactly their broadcast shape (element types are left
+/// to the caller).
+LogicalResult verifyBroadcastResult(Operation *op, ValueRange operands,
+                                    Value result);
+
+/// Verifies a `tril` / `triu`: operand 0 has rank 2 or more.
+LogicalResult verifyTriangleOp(Operation *op);
+
+/// Verifies that the constant `value` (the attribute `what`) converts to
+/// `elementType` as `ckpt.fill` converts it: a float type takes any non-NaN
+/// value unless `allowNaN`; an integer type an integral value in its range
+/// (i1: 0 or 1).
+LogicalResult verifyConstantOfType(Operation *op, double value,
+                                   Type elementType, StringRef what,
+                                   bool allowNaN = false);
+
 /// Verifies that `axis` indexes a dimension of `type` (a ranked tensor).
 LogicalResult verifyAxis(Operation *op, Type type, int64_t axis);
 

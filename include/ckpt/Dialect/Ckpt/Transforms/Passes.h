@@ -8,6 +8,8 @@
 #ifndef CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_H
 #define CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_H
 
+#include "ckpt/Analysis/BudgetScope.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

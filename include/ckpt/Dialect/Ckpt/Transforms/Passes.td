@@ -75,8 +75,10 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
     largest saved activations with their locations, and a one-line sparkline
     of live memory over the schedule. With `json`, writes the same data as
     JSON (`{"version": 1, "functions": [...]}`; fields in
-    docs/cost-model.md). The report goes to `output` (default stdout). The
-    pass reads the IR only.
+    docs/cost-model.md). It also states `budget-scope` and the peak in that
+    scope (the whole step, or with `activations` only saved activations,
+    backward temporaries and op workspace) with the op where it occurs. The
+    report goes to `output` (default stdout). The pass reads the IR only.
 
     `ckpt-opt model.json --ckpt-report`, `--ckpt-report=json`,
     `--ckpt-report="profile=a100-80gb output=report.txt"`.
@@ -88,6 +90,9 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
            "Hardware profile: h100-sxm, h200, a100-80gb, or a .json file">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to ('-' for stdout)">,
+    Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
+           /*default=*/"::mlir::ckpt::BudgetScope::Step",
+           "The scope whose peak the report states: step or activations">,
   ];
 }
 
@@ -95,7 +100,7 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
   let summary = "Decide which forward values to recompute under a memory budget";
   let description = [{
     Builds the rematerialization problem of each training step (one node per
-    op result; views alias their root; arguments are fixed memory), chooses
+    op result; views alias their root; memory counted in `budget-scope`), chooses
     which forward values to keep for the backward pass with `strategy`, and
     rewrites the function: recomputations become clones of forward ops
     marked `ckpt.recompute`, placed just before the backward ops that need
@@ -146,18 +151,30 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
       a proven floor is reported without running CBC.
 
     `budget` is absolute (`24GiB`, `512MiB`, `1.5GB`, `1000000`) or a
-    fraction of the no-recompute peak (`0.5x`); empty means no budget. With
-    `budget-scope=step` (default) it covers the whole step (arguments,
-    gradients, activations, temporaries, workspace); with `activations` it
-    excludes the arguments. A plan that does not fit is an error that states
-    the plan's peak and the op where it occurs. `explain` emits a remark per
-    function with the plan's figures.
+    fraction of the no-recompute peak (`0.5x`, the peak in the budget's
+    scope); empty means no budget. With `budget-scope=step` (default) the
+    budget and the peak compared with it cover the whole step: parameters,
+    inputs, parameter gradients, activations, temporaries, op workspace and
+    the device workspace. With `activations` they cover what a PyTorch user
+    calls activation memory: the forward values saved for the backward pass
+    and the backward's temporaries (with op workspace); parameters, inputs,
+    the parameter gradients returned by the step (for their whole lifetime)
+    and the device workspace are left out. The problem is built in the
+    scope's terms (gradients weigh 0 in `activations`), and the rewritten
+    IR's peak in the scope is recomputed by the memory simulation
+    (`computeScopedPeak`). A plan that does not fit, or no plan at all, is
+    an error that states the budget as given and in bytes, the proven floor
+    in the scope, and what the no-recompute peak is made of (parameters,
+    inputs, gradients, activations, temporaries) with the share that
+    recomputation can reduce. `explain` emits a remark per function with the
+    plan's figures.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
            "Memory budget: bytes with a unit (24GiB, 512MiB) or a fraction of the no-recompute peak (0.5x)">,
-    Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
-           "What the budget covers: step (everything) or activations (all but the arguments)">,
+    Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
+           /*default=*/"::mlir::ckpt::BudgetScope::Step",
+           "What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"none\"",
            "none, full, sqrt, selective, greedy, chain, generic, optimal or exact">,
     Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
@@ -183,12 +200,15 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
     strategy at `points` budgets evenly spaced from the no-recompute peak
     down to the memory floor (the least any plan needs), and prints the
     frontier as a table: budget (bytes and fraction of the no-recompute
-    peak, in the terms of `budget-scope`), the plan's peak, its estimated
+    peak), the plan's peak, its estimated
     overhead, a proven lower bound on the overhead, and the engine that found
     the plan. A plan found for a smaller budget also fits a larger one, so
     each row shows the cheapest plan found whose peak fits. With `output`,
     also writes the frontier to that file: CSV if it ends in `.csv`, else
-    JSON. The pass reads the IR only.
+    JSON. Every byte figure (budgets, peaks, the floor) is in the terms of
+    `budget-scope`, as for `ckpt-place-checkpoints`: the whole step, or with
+    `activations` only saved activations and backward temporaries. The pass
+    reads the IR only.
 
     `ckpt-opt g.json --ckpt-pareto="points=8 output=frontier.csv"`.
   }];
@@ -197,8 +217,9 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
            "Number of budgets (at least 2)">,
     Option<"output", "output", "std::string", /*default=*/"\"\"",
            "Also write the frontier to this file (.csv: CSV, else JSON)">,
-    Option<"budgetScope", "budget-scope", "std::string", /*default=*/"\"step\"",
-           "What budgets cover: step or activations">,
+    Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
+           /*default=*/"::mlir::ckpt::BudgetScope::Step",
+           "What budgets and peaks cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
     Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
            "time (roofline on the profile) or flops">,
     Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",

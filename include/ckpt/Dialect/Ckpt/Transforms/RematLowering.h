@@ -9,6 +9,7 @@
 #ifndef CKPT_DIALECT_CKPT_TRANSFORMS_REMATLOWERING_H
 #define CKPT_DIALECT_CKPT_TRANSFORMS_REMATLOWERING_H
 
+#include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Remat/RematProblem.h"
 
@@ -34,6 +35,14 @@ struct RematProblemOptions {
   const CostModel *costModel = nullptr;
   /// Only forward ops may be recomputed (training steps); otherwise any op.
   bool forwardOnly = true;
+  /// What the problem's memory counts (BudgetScope): in `step`, the
+  /// arguments and the device workspace are fixed bytes and every node
+  /// weighs its size; in `activations`, nothing is fixed and the values
+  /// returned as parameter gradients weigh 0 (a gradient projection adds
+  /// nothing to its primary's workspace), so the problem's peaks, floors and
+  /// budgets are in the scope's terms. Sizes in the IR, and so the memory
+  /// plan, are unchanged.
+  BudgetScope scope = BudgetScope::Step;
 };
 
 /// A problem with the IR op behind every node.
@@ -44,8 +53,8 @@ struct RematProblemWithOrigins {
 
 /// Builds the problem of `func` (one block of ckpt ops): one node per op
 /// result, in op order; results after the first are projections of the
-/// first; views are not nodes (reading a view reads its root); the
-/// arguments are fixed memory. A primary's workspace includes the bytes of
+/// first; views are not nodes (reading a view reads its root); memory is
+/// counted in `options.scope`. A primary's workspace includes the bytes of
 /// its projections, so that the node sequence never underestimates the
 /// memory of the op that produces all results at once. Fails with a
 /// diagnostic on ops without a cost model, and when some but not all ops

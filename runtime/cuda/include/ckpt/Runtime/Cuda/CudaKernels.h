@@ -90,6 +90,17 @@
   X(concat)                                                                    \
   X(embedding)                                                                 \
   X(embedding_grad)                                                            \
+  /* Masks and position ids (Masks.cu) */                                      \
+  X(iota)                                                                      \
+  X(compare)                                                                   \
+  X(select)                                                                    \
+  X(logical_not)                                                               \
+  X(logical_and)                                                               \
+  X(logical_or)                                                                \
+  X(tril)                                                                      \
+  X(triu)                                                                      \
+  X(pad)                                                                       \
+  X(gather)                                                                    \
   /* Attention (Attention.cu) */                                               \
   X(attention)                                                                 \
   X(attention_grad)                                                            \

@@ -1,0 +1,503 @@
+//===- KernelsMask.cpp - Host kernels of masks and position ids -----------===//
+//
+// iota, compare, select, the logical ops on i1, tril / triu, pad and gather:
+// what attention masks and position ids are made of. Every kernel moves
+// elements by their byte size where it does not look at them, so all element
+// types of the host runtime work; the call checks shared with the device
+// kernels (iotaParams, comparePredicate, padLow, gatherDim) are at the end.
+//
+// An operand whose storage overlaps the result (the planner may give a
+// result the storage of an operand it no longer needs) is read from a copy
+// unless it is the very same elements, which elementwise loops may update in
+// place.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace ckpt::rt::detail;
+
+namespace ckpt::rt {
+
+namespace {
+
+constexpr int64_t kElementGrain = 1 << 15;
+
+bool sameShape(const Tensor &a, const Tensor &b) {
+  if (a.rank != b.rank)
+    return false;
+  for (int i = 0; i < a.rank; ++i)
+    if (a.shape[i] != b.shape[i])
+      return false;
+  return true;
+}
+
+/// The data `t` is read from while `r` is written: `t` itself, or a copy in
+/// `keep` when `t` overlaps `r` other than as the same elements.
+const char *readable(const Tensor &t, const Tensor &r, std::vector<char> &keep) {
+  const char *p = static_cast<const char *>(t.data);
+  bool sameElements = t.data == r.data && sameShape(t, r) &&
+                      elementBytes(t.dtype) == elementBytes(r.dtype);
+  if (sameElements || !overlaps(t, r))
+    return p;
+  keep.assign(p, p + t.bytes());
+  return keep.data();
+}
+
+/// Calls `f(i, off)` for every element `i` of the row-major result `r`, with
+/// `off[k]` the element offset of operand `k` under numpy broadcasting.
+/// Parallel over rows; `f` must only write element `i`.
+template <size_t N, typename F>
+void broadcastLoop(const Tensor &r, const Tensor *const (&operands)[N],
+                   const char *const (&names)[N], F f) {
+  std::vector<int64_t> strides[N];
+  for (size_t k = 0; k < N; ++k)
+    strides[k] = broadcastStrides(*operands[k], r, names[k]);
+  if (r.rank == 0) {
+    int64_t off[N] = {};
+    f(int64_t{0}, off);
+    return;
+  }
+  int64_t inner = r.shape[r.rank - 1];
+  int64_t rows = inner == 0 ? 0 : r.numel() / inner;
+  parallelFor(rows, std::max<int64_t>(1, kElementGrain / std::max<int64_t>(inner, 1)),
+              [&](int64_t lo, int64_t hi) {
+                for (int64_t row = lo; row < hi; ++row) {
+                  int64_t base[N], step[N], off[N];
+                  for (size_t k = 0; k < N; ++k) {
+                    base[k] = rowOffset(r, strides[k], row);
+                    step[k] = strides[k][r.rank - 1];
+                  }
+                  for (int64_t j = 0; j < inner; ++j) {
+                    for (size_t k = 0; k < N; ++k)
+                      off[k] = base[k] + j * step[k];
+                    f(row * inner + j, off);
+                  }
+                }
+              });
+}
+
+/// Calls `body(T{})` with T the C++ type of an element of `type` for kernels
+/// that look at values (f32, i1 as uint8_t, i32, i64).
+template <typename Body>
+void dispatchValue(DType type, const char *what, Body body) {
+  switch (type) {
+  case DType::F32: body(float{}); return;
+  case DType::I1: body(uint8_t{}); return;
+  case DType::I32: body(int32_t{}); return;
+  case DType::I64: body(int64_t{}); return;
+  default: fail(std::string(what) + ": host kernels have no " + dtypeName(type));
+  }
+}
+
+/// Calls `body(U{})` with U an unsigned type of `type`'s element size.
+template <typename Body> void dispatchBytes(DType type, Body body) {
+  switch (elementBytes(type)) {
+  case 1: body(uint8_t{}); return;
+  case 2: body(uint16_t{}); return;
+  case 4: body(uint32_t{}); return;
+  default: body(uint64_t{}); return;
+  }
+}
+
+void requireDType(const Tensor &t, DType type, const char *what) {
+  if (t.dtype != type)
+    fail(std::string(what) + " must be " + dtypeName(type) + ", got " +
+         dtypeName(t.dtype));
+}
+
+/// `r = f(a[, b])` on i1 tensors with broadcasting.
+template <size_t N, typename F>
+void logical(TensorList operands, TensorList results, const char *name, F f) {
+  const Tensor &r = get(results, 0, "result");
+  requireDType(r, DType::I1, name);
+  const Tensor *ops[N];
+  std::vector<char> keep[N];
+  const uint8_t *p[N];
+  const char *const names[2] = {N == 1 ? "input" : "lhs", "rhs"};
+  const char *opNames[N];
+  for (size_t k = 0; k < N; ++k) {
+    ops[k] = &get(operands, k, names[k]);
+    opNames[k] = names[k];
+    requireDType(*ops[k], DType::I1, name);
+    p[k] = reinterpret_cast<const uint8_t *>(readable(*ops[k], r, keep[k]));
+  }
+  if (N == 1)
+    requireSameShape(*ops[0], r, name);
+  uint8_t *pr = r.as<uint8_t>();
+  broadcastLoop(r, ops, opNames, [&](int64_t i, const int64_t *off) {
+    bool v[N];
+    for (size_t k = 0; k < N; ++k)
+      v[k] = p[k][off[k]] != 0;
+    pr[i] = f(v) ? 1 : 0;
+  });
+}
+
+/// Keeps the elements `keep(row, col)` of the last two dimensions of `x`.
+template <typename Keep>
+void triangle(TensorList operands, TensorList results, const char *name,
+              Keep keep) {
+  const Tensor &x = get(operands, 0, "input");
+  const Tensor &r = get(results, 0, "result");
+  if (x.dtype != r.dtype)
+    fail(std::string(name) + ": element types differ");
+  requireSameShape(x, r, name);
+  if (x.rank < 2)
+    fail(std::string(name) + ": the input must have rank 2 or more, got " +
+         shapeString(x));
+  std::vector<char> copy;
+  const char *src = readable(x, r, copy);
+  int64_t rows = x.shape[x.rank - 2], cols = x.shape[x.rank - 1];
+  int64_t lines = rows == 0 || cols == 0 ? 0 : x.numel() / cols;
+  dispatchBytes(x.dtype, [&](auto tag) {
+    using U = decltype(tag);
+    const U *px = reinterpret_cast<const U *>(src);
+    U *pr = r.as<U>();
+    parallelFor(lines, std::max<int64_t>(1, kElementGrain / std::max<int64_t>(cols, 1)),
+                [&](int64_t lo, int64_t hi) {
+                  for (int64_t line = lo; line < hi; ++line) {
+                    int64_t i = line % rows;
+                    for (int64_t j = 0; j < cols; ++j) {
+                      U v = px[line * cols + j];
+                      pr[line * cols + j] = keep(i, j) ? v : U{0};
+                    }
+                  }
+                });
+  });
+}
+
+} // namespace
+
+namespace kernels {
+
+//===----------------------------------------------------------------------===//
+// iota
+//===----------------------------------------------------------------------===//
+
+void iota(ExecContext &, TensorList, TensorList results, const Attrs &attrs,
+          const Tensor &) {
+  const Tensor &r = get(results, 0, "result");
+  requireRank(r, 1, "iota result");
+  IotaParams p = iotaParams(attrs, r);
+  int64_t n = r.shape[0];
+  switch (r.dtype) {
+  case DType::I32:
+  case DType::I64:
+    // iotaParams checked that every element fits.
+    parallelFor(n, kElementGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) {
+        int64_t v = p.startInt + i * p.stepInt;
+        if (r.dtype == DType::I32)
+          r.as<int32_t>()[i] = static_cast<int32_t>(v);
+        else
+          r.as<int64_t>()[i] = v;
+      }
+    });
+    return;
+  case DType::F32: {
+    // PyTorch's CPU arange for f32 (docs/dialect.md): in f64, blocks of 8
+    // elements from their first element rounded to f32, over the leading
+    // multiple of 16 elements; the rest element by element.
+    float *pr = r.as<float>();
+    int64_t blocked = n / 16 * 16;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i < blocked) {
+        int64_t b = i / 8 * 8;
+        float base = static_cast<float>(p.start + p.step * static_cast<double>(b));
+        pr[i] = static_cast<float>(static_cast<double>(base) +
+                                   static_cast<double>(i - b) * p.step);
+      } else {
+        pr[i] = static_cast<float>(p.start + p.step * static_cast<double>(i));
+      }
+    }
+    return;
+  }
+  default:
+    fail(std::string("iota: host kernels have no ") + dtypeName(r.dtype) +
+         " result");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// compare, select, logical ops
+//===----------------------------------------------------------------------===//
+
+void compare(ExecContext &, TensorList operands, TensorList results,
+             const Attrs &attrs, const Tensor &) {
+  const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
+  const Tensor &r = get(results, 0, "result");
+  requireDType(r, DType::I1, "compare result");
+  if (a.dtype != b.dtype)
+    fail("compare: element types differ");
+  ComparePredicate pred = comparePredicate(attrs);
+  std::vector<char> keepA, keepB;
+  const char *pa = readable(a, r, keepA), *pb = readable(b, r, keepB);
+  uint8_t *pr = r.as<uint8_t>();
+  const Tensor *ops[2] = {&a, &b};
+  const char *const names[2] = {"lhs", "rhs"};
+  dispatchValue(a.dtype, "compare", [&](auto tag) {
+    using T = decltype(tag);
+    const T *x = reinterpret_cast<const T *>(pa);
+    const T *y = reinterpret_cast<const T *>(pb);
+    // IEEE comparisons: every predicate but `ne` is false on NaN.
+    auto run = [&](auto cmp) {
+      broadcastLoop(r, ops, names, [&](int64_t i, const int64_t *off) {
+        pr[i] = cmp(x[off[0]], y[off[1]]) ? 1 : 0;
+      });
+    };
+    switch (pred) {
+    case ComparePredicate::Eq: run([](T u, T v) { return u == v; }); return;
+    case ComparePredicate::Ne: run([](T u, T v) { return u != v; }); return;
+    case ComparePredicate::Lt: run([](T u, T v) { return u < v; }); return;
+    case ComparePredicate::Le: run([](T u, T v) { return u <= v; }); return;
+    case ComparePredicate::Gt: run([](T u, T v) { return u > v; }); return;
+    case ComparePredicate::Ge: run([](T u, T v) { return u >= v; }); return;
+    }
+  });
+}
+
+void select(ExecContext &, TensorList operands, TensorList results,
+            const Attrs &, const Tensor &) {
+  const Tensor &c = get(operands, 0, "cond"), &t = get(operands, 1, "on_true"),
+               &f = get(operands, 2, "on_false");
+  const Tensor &r = get(results, 0, "result");
+  requireDType(c, DType::I1, "select cond");
+  if (t.dtype != r.dtype || f.dtype != r.dtype)
+    fail("select: on_true, on_false and the result differ in element type");
+  std::vector<char> keepC, keepT, keepF;
+  const uint8_t *pc = reinterpret_cast<const uint8_t *>(readable(c, r, keepC));
+  const char *pt = readable(t, r, keepT), *pf = readable(f, r, keepF);
+  const Tensor *ops[3] = {&c, &t, &f};
+  const char *const names[3] = {"cond", "on_true", "on_false"};
+  dispatchBytes(r.dtype, [&](auto tag) {
+    using U = decltype(tag);
+    const U *ut = reinterpret_cast<const U *>(pt);
+    const U *uf = reinterpret_cast<const U *>(pf);
+    U *pr = r.as<U>();
+    broadcastLoop(r, ops, names, [&](int64_t i, const int64_t *off) {
+      pr[i] = pc[off[0]] ? ut[off[1]] : uf[off[2]];
+    });
+  });
+}
+
+void logical_not(ExecContext &, TensorList operands, TensorList results,
+                 const Attrs &, const Tensor &) {
+  logical<1>(operands, results, "logical_not",
+             [](const bool *v) { return !v[0]; });
+}
+
+void logical_and(ExecContext &, TensorList operands, TensorList results,
+                 const Attrs &, const Tensor &) {
+  logical<2>(operands, results, "logical_and",
+             [](const bool *v) { return v[0] && v[1]; });
+}
+
+void logical_or(ExecContext &, TensorList operands, TensorList results,
+                const Attrs &, const Tensor &) {
+  logical<2>(operands, results, "logical_or",
+             [](const bool *v) { return v[0] || v[1]; });
+}
+
+//===----------------------------------------------------------------------===//
+// tril, triu, pad, gather
+//===----------------------------------------------------------------------===//
+
+void tril(ExecContext &, TensorList operands, TensorList results,
+          const Attrs &attrs, const Tensor &) {
+  int64_t k = attrs.getInt("diagonal", 0);
+  triangle(operands, results, "tril",
+           [k](int64_t i, int64_t j) { return j - i <= k; });
+}
+
+void triu(ExecContext &, TensorList operands, TensorList results,
+          const Attrs &attrs, const Tensor &) {
+  int64_t k = attrs.getInt("diagonal", 0);
+  triangle(operands, results, "triu",
+           [k](int64_t i, int64_t j) { return j - i >= k; });
+}
+
+void pad(ExecContext &, TensorList operands, TensorList results,
+         const Attrs &attrs, const Tensor &) {
+  const Tensor &x = get(operands, 0, "input");
+  const Tensor &r = get(results, 0, "result");
+  const int64_t *low = padLow(x, r, attrs);
+  double value = attrs.getFloat("value");
+  std::vector<char> copy;
+  const char *src = readable(x, r, copy);
+  std::vector<int64_t> xs(std::max(x.rank, 0), 1);
+  for (int d = x.rank - 2; d >= 0; --d)
+    xs[d] = xs[d + 1] * x.shape[d + 1];
+  // The fill value as the element type stores it (the verifier checked it
+  // converts: integral and in range for integer types).
+  auto store = [&](auto tag) {
+    using T = decltype(tag);
+    T v = static_cast<T>(value);
+    const T *px = reinterpret_cast<const T *>(src);
+    T *pr = r.as<T>();
+    int64_t n = r.numel();
+    parallelFor(n, kElementGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) {
+        int64_t rest = i, off = 0;
+        bool inside = true;
+        for (int d = r.rank - 1; d >= 0; --d) {
+          int64_t idx = rest % r.shape[d] - low[d];
+          rest /= r.shape[d];
+          inside = inside && idx >= 0 && idx < x.shape[d];
+          off += idx * xs[d];
+        }
+        pr[i] = inside ? px[off] : v;
+      }
+    });
+  };
+  switch (r.dtype) {
+  case DType::F32: store(float{}); return;
+  case DType::I1:
+    if (value != 0.0 && value != 1.0)
+      fail("pad: an i1 pad value must be 0 or 1");
+    store(uint8_t{});
+    return;
+  case DType::I32: store(int32_t{}); return;
+  case DType::I64: store(int64_t{}); return;
+  default:
+    fail(std::string("pad: host kernels have no ") + dtypeName(r.dtype));
+  }
+}
+
+void gather(ExecContext &, TensorList operands, TensorList results,
+            const Attrs &attrs, const Tensor &) {
+  const Tensor &x = get(operands, 0, "input"), &idx = get(operands, 1, "index");
+  const Tensor &r = get(results, 0, "result");
+  int dim = gatherDim(x, idx, r, attrs);
+  std::vector<char> keepX, keepI;
+  const char *src = readable(x, r, keepX);
+  const int64_t *pi = reinterpret_cast<const int64_t *>(readable(idx, r, keepI));
+  std::vector<int64_t> xs(x.rank, 1);
+  for (int d = x.rank - 2; d >= 0; --d)
+    xs[d] = xs[d + 1] * x.shape[d + 1];
+  int64_t n = r.numel(), extent = x.shape[dim];
+  // Indices are checked before anything is written, so that an error leaves
+  // the result untouched, as PyTorch raises before writing.
+  for (int64_t i = 0; i < n; ++i)
+    if (pi[i] < 0 || pi[i] >= extent)
+      fail("gather: index " + std::to_string(pi[i]) + " at position " +
+           std::to_string(i) + " is out of bounds for dimension " +
+           std::to_string(dim) + " with size " + std::to_string(extent));
+  dispatchBytes(x.dtype, [&](auto tag) {
+    using U = decltype(tag);
+    const U *px = reinterpret_cast<const U *>(src);
+    U *pr = r.as<U>();
+    parallelFor(n, kElementGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) {
+        int64_t rest = i, off = 0;
+        for (int d = r.rank - 1; d >= 0; --d) {
+          int64_t c = rest % r.shape[d];
+          rest /= r.shape[d];
+          off += (d == dim ? pi[i] : c) * xs[d];
+        }
+        pr[i] = px[off];
+      }
+    });
+  });
+}
+
+} // namespace kernels
+
+//===----------------------------------------------------------------------===//
+// Call checks shared with the device kernels
+//===----------------------------------------------------------------------===//
+
+ComparePredicate comparePredicate(const Attrs &attrs) {
+  std::string p = attrs.getString("predicate");
+  static const std::pair<const char *, ComparePredicate> kNames[] = {
+      {"eq", ComparePredicate::Eq}, {"ne", ComparePredicate::Ne},
+      {"lt", ComparePredicate::Lt}, {"le", ComparePredicate::Le},
+      {"gt", ComparePredicate::Gt}, {"ge", ComparePredicate::Ge}};
+  for (const auto &[name, value] : kNames)
+    if (p == name)
+      return value;
+  fail("compare: unknown predicate '" + p + "'");
+}
+
+IotaParams iotaParams(const Attrs &attrs, const Tensor &result) {
+  IotaParams p;
+  const Attr *start = attrs.find("start"), *step = attrs.find("step");
+  auto number = [](const Attr *a, const char *name) {
+    if (!a || (a->kind != AttrKind::Int && a->kind != AttrKind::Float))
+      fail(std::string("iota: missing number '") + name + "'");
+    return a->kind == AttrKind::Int ? static_cast<double>(a->i) : a->f;
+  };
+  p.start = number(start, "start");
+  p.step = number(step, "step");
+  if (!std::isfinite(p.start) || !std::isfinite(p.step) || p.step == 0.0)
+    fail("iota: start and step must be finite and the step non-zero");
+  p.integral = start->kind == AttrKind::Int && step->kind == AttrKind::Int;
+  if (p.integral) {
+    p.startInt = start->i;
+    p.stepInt = step->i;
+  }
+  if (result.dtype != DType::I32 && result.dtype != DType::I64)
+    return p;
+  if (!p.integral)
+    fail("iota: an integer result needs an integral start and step");
+  int64_t n = result.rank == 1 ? result.shape[0] : 0;
+  if (n == 0)
+    return p;
+  __int128 last = static_cast<__int128>(p.startInt) +
+                  static_cast<__int128>(n - 1) * p.stepInt;
+  __int128 bound = result.dtype == DType::I32 ? (__int128{1} << 31)
+                                              : (__int128{1} << 63);
+  auto fits = [&](__int128 v) { return v >= -bound && v < bound; };
+  if (!fits(p.startInt) || !fits(last))
+    fail(std::string("iota: elements do not fit ") + dtypeName(result.dtype));
+  return p;
+}
+
+const int64_t *padLow(const Tensor &input, const Tensor &result,
+                      const Attrs &attrs) {
+  size_t nl = 0, nh = 0;
+  const int64_t *low = attrs.getInts("low", nl);
+  const int64_t *high = attrs.getInts("high", nh);
+  if (input.dtype != result.dtype)
+    fail("pad: element types differ");
+  if (static_cast<int>(nl) != input.rank || static_cast<int>(nh) != input.rank ||
+      result.rank != input.rank)
+    fail("pad: low/high do not match the rank of " + shapeString(input));
+  for (int d = 0; d < input.rank; ++d)
+    if (low[d] < 0 || high[d] < 0 ||
+        result.shape[d] != input.shape[d] + low[d] + high[d])
+      fail("pad: result " + shapeString(result) + " is not input " +
+           shapeString(input) + " + low + high in dimension " +
+           std::to_string(d));
+  return low;
+}
+
+int gatherDim(const Tensor &input, const Tensor &index, const Tensor &result,
+              const Attrs &attrs) {
+  int64_t dim = attrs.getInt("dim");
+  if (index.dtype != DType::I64)
+    fail("gather: the index must be i64");
+  if (input.dtype != result.dtype)
+    fail("gather: element types differ");
+  if (index.rank != input.rank || result.rank != input.rank)
+    fail("gather: index " + shapeString(index) + " and result " +
+         shapeString(result) + " must have the input's rank");
+  if (dim < 0 || dim >= input.rank)
+    fail("gather: dim " + std::to_string(dim) + " out of range for " +
+         shapeString(input));
+  for (int d = 0; d < input.rank; ++d) {
+    if (result.shape[d] != index.shape[d])
+      fail("gather: the result " + shapeString(result) +
+           " does not have the index's shape " + shapeString(index));
+    if (d != dim && index.shape[d] > input.shape[d])
+      fail("gather: index " + shapeString(index) + " is larger than input " +
+           shapeString(input) + " in dimension " + std::to_string(d));
+  }
+  return static_cast<int>(dim);
+}
+
+} // namespace ckpt::rt

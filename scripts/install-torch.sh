@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the pinned PyTorch 2 stack (python/requirements-torch.txt) into a
+# virtual environment of Debian's python3, for the exporter's torch 2 path and
+# its tests. Idempotent: a stamp holding the requirements' hash makes a second
+# run a no-op (no network). Prints the environment's python on the last line.
+# Environment: CKPT_TORCH_VENV (default /opt/ckpt-opt/torch-venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=${CKPT_TORCH_VENV:-/opt/ckpt-opt/torch-venv}
+requirements=python/requirements-torch.txt
+want=$(sha256sum "$requirements" | cut -d' ' -f1)
+stamp="$venv/.ckpt-requirements.sha256"
+
+if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "install-torch: $venv is current" >&2
+  echo "$venv/bin/python"
+  exit 0
+fi
+
+start=$(date +%s)
+rm -rf "$venv"
+mkdir -p "$(dirname "$venv")"
+/usr/bin/python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  --no-deps --only-binary=:all: -r "$requirements" >&2
+"$venv/bin/python" -c 'import torch, torchvision, transformers' >&2
+echo "$want" > "$stamp"
+echo "install-torch: installed into $venv in $(( $(date +%s) - start )) s ($(du -sh "$venv" | cut -f1))" >&2
+echo "$venv/bin/python"
