@@ -1794,8 +1794,11 @@ class _Lowering:
 
     # ---- fused attention (torch >= 2; untested on torch 1.13) --------------
     def _sdpa(self, n, a, with_dropout_seed=True):
-        if a.get("attn_mask") is not None or a.get("attn_bias") is not None:
+        if a.get("attn_bias") is not None:
             return NotImplemented  # stays opaque, with attention's FLOPs (_attention_flops)
+        mask = self._attention_mask(a)
+        if mask is NotImplemented:
+            return NotImplemented
         q, k, v = (self.val(a[x]) for x in ("query", "key", "value"))
         qs, dt = self.values[q]
         D = qs[-1]
@@ -1808,7 +1811,8 @@ class _Lowering:
             self.dropout_stream += 1
             attrs.update({"dropout_p": p, "seed": self.dropout_stream, "offset": 0})
         out_shape = qs[:-1] + [self.shape(v)[-1]]
-        o, lse = self.emit("attention", [q, k, v], [(out_shape, dt), (qs[:-1], "f32")], attrs)
+        o, lse = self.emit("attention", [q, k, v] + ([mask] if mask else []),
+                           [(out_shape, dt), (qs[:-1], "f32")], attrs)
         self.sdpa_attrs = getattr(self, "sdpa_attrs", {})
         self.sdpa_attrs[n] = attrs
         outs = self._outs_meta(n)
@@ -1826,6 +1830,23 @@ class _Lowering:
     def op__scaled_dot_product_flash_attention_for_cpu_backward_default(self, n, a):
         return self._sdpa_bwd(n, a)
 
+    def _attention_mask(self, a):
+        """The value of SDPA's ``attn_mask`` (an additive float bias of the
+        query's dtype or an i1 keep-mask, broadcasting to [B, H, S, Skv]) for
+        ``ckpt.attention``'s optional mask operand; None without one;
+        NotImplemented for a mask that needs a gradient (ckpt.attention_grad
+        returns none for it), which leaves the op opaque."""
+        m = a.get("attn_mask")
+        if m is None:
+            return None
+        if m.meta.get("val") is not None and getattr(m.meta["val"], "requires_grad", False):
+            return NotImplemented
+        v = self.val(m)
+        qdt = self.meta(a["query"])[1]
+        if self.vdtype(v) not in ("i1", qdt):
+            return NotImplemented
+        return v
+
     def _sdpa_bwd(self, n, a):
         fwd = None
         out_node = a.get("out")
@@ -1841,7 +1862,11 @@ class _Lowering:
         q, k, v = (self.val(a[x]) for x in ("query", "key", "value"))
         lse = self.val(a["logsumexp"])
         outs = [(self.shape(q), self.vdtype(q)), (self.shape(k), self.vdtype(k)), (self.shape(v), self.vdtype(v))]
-        vs = self.emit("attention_grad", [self.val(a["grad_out"]), q, k, v, self.val(a["out"]), lse], outs, attrs)
+        mask = self._attention_mask(a)
+        if mask is NotImplemented:
+            return NotImplemented
+        vs = self.emit("attention_grad", [self.val(a["grad_out"]), q, k, v, self.val(a["out"]), lse] +
+                       ([mask] if mask else []), outs, attrs)
         self._set(n, vs)
 
     def op__scaled_dot_product_flash_attention_backward_default(self, n, a):

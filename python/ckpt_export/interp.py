@@ -65,9 +65,11 @@ def run(graph: dict, inputs: Dict[str, torch.Tensor], opaque_impls: Dict[str, Ca
     return env
 
 
-def _attention(q, k, v, a):
+def _attention(q, k, v, a, mask=None):
     """``ckpt.attention`` without dropout: (out, row log-sum-exp in f32);
-    grouped-query attention repeats each key/value head for its queries."""
+    grouped-query attention repeats each key/value head for its queries.
+    ``mask`` is an additive float bias or a bool keep-mask (true = attend),
+    broadcast to the scores."""
     if a.get("dropout_p", 0.0):
         raise InterpError("the interpreter runs attention without dropout only")
     rep = q.shape[-3] // k.shape[-3] if q.dim() == 4 else 1
@@ -79,6 +81,11 @@ def _attention(q, k, v, a):
         s, skv = scores.shape[-2], scores.shape[-1]
         keep = torch.ones(s, skv, dtype=torch.bool).tril()
         scores = scores.masked_fill(~keep, float("-inf"))
+    if mask is not None:
+        if mask.dtype == torch.bool:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        else:
+            scores = scores + mask
     lse = torch.logsumexp(scores.float(), dim=-1)
     return torch.matmul(torch.softmax(scores, dim=-1), v), lse
 
@@ -143,12 +150,12 @@ def _exec(nd, op, x, a, outs, impls, gen):
         s = torch.sigmoid(x[1])
         return x[0] * s * (1 + x[1] * (1 - s))
     if op == "attention":
-        return _attention(x[0], x[1], x[2], a)
+        return _attention(x[0], x[1], x[2], a, x[3] if len(x) > 3 else None)
     if op == "attention_grad":
         dout, q, k, v = x[0], x[1], x[2], x[3]
         q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
         with torch.enable_grad():
-            out, _ = _attention(q, k, v, a)
+            out, _ = _attention(q, k, v, a, x[6] if len(x) > 6 else None)
         return torch.autograd.grad(out, (q, k, v), dout)
     if op == "softmax":
         return torch.softmax(x[0], a["axis"])

@@ -455,6 +455,62 @@ float dot(const float *a, const float *b, int64_t n) {
          ((acc[2] + acc[6]) + (acc[3] + acc[7]));
 }
 
+/// The optional attention mask (f32 bias or i1 keep-mask) broadcast to
+/// [B, H, S, Skv]: strides in elements, 0 along broadcast dimensions.
+struct AttentionMask {
+  const float *bias = nullptr;
+  const uint8_t *keep = nullptr;
+  int64_t stride[4] = {0, 0, 0, 0};
+
+  explicit operator bool() const { return bias || keep; }
+  /// Offset of (b, h, i, 0); key j adds j * stride[3].
+  int64_t rowOffset(int64_t b, int64_t h, int64_t i) const {
+    return b * stride[0] + h * stride[1] + i * stride[2];
+  }
+  /// The masked score of key j in the row at `offset`: `s` plus the bias, or
+  /// -inf where the keep-mask is false.
+  float apply(float s, int64_t offset, int64_t j) const {
+    int64_t at = offset + j * stride[3];
+    if (bias)
+      return s + bias[at];
+    if (keep)
+      return keep[at] ? s : -std::numeric_limits<float>::infinity();
+    return s;
+  }
+};
+
+AttentionMask attentionMask(const Tensor *mask, const AttentionShape &s,
+                            const char *name) {
+  AttentionMask m;
+  if (!mask)
+    return m;
+  int64_t full[4] = {s.b, s.h, s.s, s.skv};
+  if (mask->rank > 4)
+    fail(std::string(name) + ": mask " + shapeString(*mask) +
+         " does not broadcast to the scores' shape");
+  int lead = 4 - mask->rank;
+  int64_t stride = 1;
+  for (int d = 3; d >= 0; --d) {
+    if (d < lead)
+      continue;
+    int64_t extent = mask->shape[d - lead];
+    if (extent != 1 && extent != full[d])
+      fail(std::string(name) + ": mask " + shapeString(*mask) +
+           " does not broadcast to the scores' shape [" + std::to_string(s.b) +
+           ", " + std::to_string(s.h) + ", " + std::to_string(s.s) + ", " +
+           std::to_string(s.skv) + "]");
+    m.stride[d] = extent == 1 ? 0 : stride;
+    stride *= extent;
+  }
+  if (mask->dtype == DType::I1)
+    m.keep = mask->as<uint8_t>();
+  else if (mask->dtype == DType::F32)
+    m.bias = mask->as<float>();
+  else
+    fail(std::string(name) + ": the mask must be f32 or i1 on the host");
+  return m;
+}
+
 /// Number of keys query row `i` attends to.
 int64_t keysFor(const AttentionShape &s, const AttentionAttrs &a, int64_t i) {
   return a.causal ? std::min(i + 1, s.skv) : s.skv;
@@ -474,6 +530,8 @@ void attention(ExecContext &ctx, TensorList operands, TensorList results,
   for (const Tensor *t : {&q, &k, &v, &o, &lse})
     requireF32(*t, "attention");
   AttentionShape s = attentionShape(q, k, v, "attention");
+  AttentionMask mask =
+      attentionMask(optionalOperand(operands, attrs, 4, 3), s, "attention");
   if (o.rank != 4 || o.shape[0] != s.b || o.shape[1] != s.h || o.shape[2] != s.s ||
       o.shape[3] != s.dv)
     fail("attention: result " + shapeString(o) + " does not match");
@@ -493,11 +551,16 @@ void attention(ExecContext &ctx, TensorList operands, TensorList results,
       const float *vb = pv + kvHead * s.skv * s.dv;
       float *oi = po + row * s.dv;
       int64_t n = keysFor(s, a, i);
-      // Online maximum and sum of exponentials in one pass over the keys.
-      float m = -std::numeric_limits<float>::infinity();
+      int64_t mo = mask.rowOffset(bb, hh, i);
+      // Online maximum and sum of exponentials in one pass over the keys;
+      // masked-out keys (score -inf) add nothing.
+      constexpr float ninf = -std::numeric_limits<float>::infinity();
+      float m = ninf;
       double sum = 0.0;
       for (int64_t j = 0; j < n; ++j) {
-        float sj = a.scale * dot(qi, kb + j * s.d, s.d);
+        float sj = mask.apply(a.scale * dot(qi, kb + j * s.d, s.d), mo, j);
+        if (sj == ninf)
+          continue;
         if (sj > m) {
           sum = sum * std::exp(static_cast<double>(m) - sj) + 1.0;
           m = sj;
@@ -505,15 +568,21 @@ void attention(ExecContext &ctx, TensorList operands, TensorList results,
           sum += std::exp(static_cast<double>(sj) - m);
         }
       }
-      float l = n ? m + static_cast<float>(std::log(sum))
-                  : -std::numeric_limits<float>::infinity();
+      if (n > 0 && m == ninf) {
+        // Every key masked out: NaN output, as PyTorch's softmax of -infs.
+        std::fill(oi, oi + s.dv, std::numeric_limits<float>::quiet_NaN());
+        pl[row] = ninf;
+        continue;
+      }
+      float l = n ? m + static_cast<float>(std::log(sum)) : ninf;
       // Accumulate into a small local block so the output may alias nothing
       // it still reads; D_v is split into chunks of 64.
       for (int64_t c0 = 0; c0 < s.dv; c0 += 64) {
         int64_t cn = std::min<int64_t>(64, s.dv - c0);
         float acc[64] = {};
         for (int64_t j = 0; j < n; ++j) {
-          float p = std::exp(a.scale * dot(qi, kb + j * s.d, s.d) - l);
+          float sj = mask.apply(a.scale * dot(qi, kb + j * s.d, s.d), mo, j);
+          float p = sj == ninf ? 0.0f : std::exp(sj - l);
           if (a.p > 0.0) {
             uint64_t draw = a.offset + static_cast<uint64_t>(row * s.skv + j);
             p = stream.keep(draw, a.p) ? p * a.dropScale : 0.0f;
@@ -549,6 +618,8 @@ void attention_grad(ExecContext &ctx, TensorList operands, TensorList results,
   for (const Tensor *t : {&dout, &q, &k, &v, &out, &lse, &dq, &dk, &dv})
     requireF32(*t, "attention_grad");
   AttentionShape s = attentionShape(q, k, v, "attention_grad");
+  AttentionMask mask = attentionMask(optionalOperand(operands, attrs, 7, 6), s,
+                                     "attention_grad");
   requireSameShape(dq, q, "attention_grad query gradient");
   requireSameShape(dk, k, "attention_grad key gradient");
   requireSameShape(dv, v, "attention_grad value gradient");
@@ -588,9 +659,15 @@ void attention_grad(ExecContext &ctx, TensorList operands, TensorList results,
           float *dqi = pdq + row * s.d;
           std::fill(dqi, dqi + s.d, 0.0f);
           int64_t n = keysFor(s, a, i);
+          int64_t mo = mask.rowOffset(bb, hh, i);
           for (int64_t j = 0; j < n; ++j) {
             const float *kj = kb + j * s.d, *vj = vb + j * s.dv;
-            float p = std::exp(a.scale * dot(qi, kj, s.d) - pl[row]);
+            // A masked-out key, or any key of a fully masked row (lse -inf),
+            // has p = 0 and adds nothing.
+            float sj = mask.apply(a.scale * dot(qi, kj, s.d), mo, j);
+            if (sj == -std::numeric_limits<float>::infinity())
+              continue;
+            float p = std::exp(sj - pl[row]);
             float z = 1.0f;
             if (a.p > 0.0) {
               uint64_t draw = a.offset + static_cast<uint64_t>(row * s.skv + j);

@@ -346,8 +346,8 @@ TEST(KernelTest, HardActivationsAtBoundsAndNaN) {
   // hardswish = x * min(max(x + 3, 0), 6) / 6: -0 below -3 and at -3
   // (a negative times +0), x itself from 3 on, NaN propagates.
   call(kernels::hardswish, {x.t()}, {y.t()});
-  std::vector<float> want = {-0.0f, -0.0f, -0.375f, 0.0f, -0.0f,
-                             1.125f, 3.0f,  4.0f,   nan};
+  std::vector<float> want = {-0.0f,  -0.0f, -0.375f, 0.0f, -0.0f,
+                             1.125f, 3.0f,  4.0f,    nan};
   for (int i = 0; i < 9; ++i) {
     if (std::isnan(want[i]))
       EXPECT_TRUE(std::isnan(y.f()[i])) << i;
@@ -366,8 +366,8 @@ TEST(KernelTest, HardActivationsAtBoundsAndNaN) {
   EXPECT_TRUE(std::isnan(dx.f()[8]));
   // hardsigmoid = min(max(x + 3, 0), 6) / 6.
   call(kernels::hardsigmoid, {x.t()}, {y.t()});
-  std::vector<float> wantSig = {0.0f, 0.0f, 0.25f, 0.5f, 0.5f,
-                                0.75f, 1.0f, 1.0f};
+  std::vector<float> wantSig = {0.0f, 0.0f,  0.25f, 0.5f,
+                                0.5f, 0.75f, 1.0f,  1.0f};
   for (int i = 0; i < 8; ++i)
     EXPECT_EQ(y.f()[i], wantSig[i]) << i;
   EXPECT_TRUE(std::isnan(y.f()[8]));
@@ -453,8 +453,9 @@ TEST(KernelTest, ConvertIntegersAndMasks) {
             (std::vector<uint8_t>{1, 1, 0, 1, 1, 1, 1, 1}));
   // Integers to f32: exact below 2^24, round to nearest even above; i64 to
   // i32 keeps the low 32 bits; to i1 is `!= 0`.
-  int64_t ints[8] = {16777217, -3, 0, (int64_t(1) << 33) + 5, 7, -1,
-                     (int64_t(1) << 62) + 1, 1};
+  int64_t ints[8] = {
+      16777217, -3, 0, (int64_t(1) << 33) + 5, 7, -1, (int64_t(1) << 62) + 1,
+      1};
   std::memcpy(i64.data(), ints, sizeof ints);
   Buf back({8});
   call(kernels::convert, {i64.t()}, {back.t()});

@@ -101,6 +101,15 @@ SmallVector<Value> cpp::kernelOperands(Operation *op) {
       .Case<LinearOp, Conv2dOp>([](auto o) {
         return SmallVector<Value>{o.getInput(), o.getWeight(), o.getBias()};
       })
+      .Case<AttentionOp>([](AttentionOp o) {
+        return SmallVector<Value>{o.getQuery(), o.getKey(), o.getValue(),
+                                  o.getMask()};
+      })
+      .Case<AttentionGradOp>([](AttentionGradOp o) {
+        return SmallVector<Value>{o.getGrad(),  o.getQuery(),  o.getKey(),
+                                  o.getValue(), o.getOutput(), o.getLse(),
+                                  o.getMask()};
+      })
       .Case<RmsNormOp>([](RmsNormOp o) {
         return SmallVector<Value>{o.getInput(), o.getWeight()};
       })
@@ -112,9 +121,8 @@ SmallVector<Value> cpp::kernelOperands(Operation *op) {
         return SmallVector<Value>{o.getGrad(), o.getInput(), o.getRstd(),
                                   o.getWeight()};
       })
-      .Default([](Operation *o) {
-        return SmallVector<Value>(o->getOperands());
-      });
+      .Default(
+          [](Operation *o) { return SmallVector<Value>(o->getOperands()); });
 }
 
 /// Converts one inherent attribute (docs/codegen.md, "Attributes").

@@ -47,7 +47,28 @@ struct AttnParams {
   float dropScale;
   PhiloxStream stream;
   uint64_t offset;
+  // Optional mask broadcast to [B, H, S, Skv]: an additive bias of the
+  // query's type (maskKind 1) or an i1 keep-mask (maskKind 2), with strides
+  // in elements (0 along broadcast dimensions).
+  const void *mask;
+  int maskKind;
+  int64_t maskStride[4];
 };
+
+/// Score of (b, h, i, key) after the mask: `s` plus the bias, or -inf where
+/// the keep-mask is false.
+template <typename T>
+__device__ __forceinline__ float applyMask(const AttnParams &a, int64_t b,
+                                           int64_t h, int64_t i, int64_t key,
+                                           float s) {
+  if (a.maskKind == 0)
+    return s;
+  int64_t at = b * a.maskStride[0] + h * a.maskStride[1] + i * a.maskStride[2] +
+               key * a.maskStride[3];
+  if (a.maskKind == 1)
+    return s + toF32(static_cast<const T *>(a.mask)[at]);
+  return static_cast<const uint8_t *>(a.mask)[at] ? s : -INFINITY;
+}
 
 /// Dropout factor of probability (bh, i, key): keep / (1 - p), or 1.
 __device__ __forceinline__ float dropFactor(const AttnParams &a, int64_t bh,
@@ -118,12 +139,16 @@ __global__ void attentionFwdKernel(const T *q, const T *k, const T *v, T *o,
         continue; // Warp-uniform: no key of this tile is attended.
       int64_t key = k0 + lane;
       bool valid = key < iEnd;
-      float s = valid
-                    ? a.scale * dot(Qs + row * a.D, Ks + lane * (a.D + 1), a.D)
-                    : -INFINITY;
+      float s = valid ? applyMask<T>(a, b, h, i, key,
+                                     a.scale * dot(Qs + row * a.D,
+                                                   Ks + lane * (a.D + 1), a.D))
+                      : -INFINITY;
+      valid = valid && s != -INFINITY; // Masked-out keys add nothing.
       float mNew = fmaxf(m[rr], warpMax(s));
       float p = valid ? expf(s - mNew) : 0.0f;
-      float corr = expf(m[rr] - mNew);
+      // While every key so far is masked out, m stays -inf and nothing is
+      // rescaled.
+      float corr = mNew == -INFINITY ? 1.0f : expf(m[rr] - mNew);
       l[rr] = l[rr] * corr + warpSum(p);
       float pd = valid ? p * dropFactor(a, bh, i, key) : 0.0f;
 #pragma unroll
@@ -148,7 +173,10 @@ __global__ void attentionFwdKernel(const T *q, const T *k, const T *v, T *o,
     int64_t i = q0 + warp * kRowsPerWarp + rr;
     if (i >= a.S)
       continue;
-    float inv = l[rr] > 0.0f ? 1.0f / l[rr] : 0.0f;
+    // A row whose every key is masked out: NaN output and lse -inf (as
+    // PyTorch's softmax of -infs); without keys (Skv = 0): zeros.
+    bool allMasked = l[rr] == 0.0f && attentionKeyEnd(i, a.Skv, a.causal) > 0;
+    float inv = allMasked ? NAN : l[rr] > 0.0f ? 1.0f / l[rr] : 0.0f;
 #pragma unroll
     for (int t = 0; t < kChunks; ++t) {
       int64_t d = lane + 32 * t;
@@ -231,8 +259,11 @@ __global__ void attentionDkDvKernel(const T *dout, const T *q, const T *k,
         int64_t i = q0 + lane;
         bool valid = i < a.S && (!a.causal || key <= i);
         float pd = 0.0f, ds = 0.0f;
-        if (valid) {
-          float s = a.scale * dot(Qs + lane * (D + 1), Ks + jl * D, D);
+        float s = valid ? applyMask<T>(a, b, bh % a.H, i, key,
+                                       a.scale * dot(Qs + lane * (D + 1),
+                                                     Ks + jl * D, D))
+                        : -INFINITY;
+        if (s != -INFINITY) { // Masked-out pairs have p = 0.
           float p = expf(s - lseS[lane]);
           float dp = dot(dOs + lane * (Dv + 1), Vs + jl * Dv, Dv);
           float z = dropFactor(a, bh, i, key);
@@ -317,8 +348,11 @@ __global__ void attentionDqKernel(const T *dout, const T *q, const T *k,
         continue;
       int64_t key = k0 + lane;
       float ds = 0.0f;
-      if (key < iEnd) {
-        float s = a.scale * dot(Qs + row * D, Ks + lane * (D + 1), D);
+      float s = key < iEnd ? applyMask<T>(a, b, h, i, key,
+                                          a.scale * dot(Qs + row * D,
+                                                        Ks + lane * (D + 1), D))
+                           : -INFINITY;
+      if (s != -INFINITY) { // Masked-out pairs have p = 0.
         float p = expf(s - rowLse[rr]);
         float dp = dot(dOs + row * Dv, Vs + lane * (Dv + 1), Dv);
         ds = p * (dp * dropFactor(a, bh, i, key) - rowDelta[rr]);
@@ -376,7 +410,10 @@ AttnParams attentionParams(CudaExecContext &ctx, const Tensor &q,
                keepThreshold(p),
                p >= 1.0 ? 0.0f : static_cast<float>(1.0 / (1.0 - p)),
                PhiloxStream(ctx.seed(), static_cast<uint64_t>(seed)),
-               static_cast<uint64_t>(offset)};
+               static_cast<uint64_t>(offset),
+               nullptr,
+               0,
+               {0, 0, 0, 0}};
   if (k.shape[0] != a.B || v.shape[0] != a.B || k.shape[3] != a.D ||
       v.shape[1] != a.Hkv || v.shape[2] != a.Skv || a.Hkv == 0 ||
       a.H % a.Hkv != 0)
@@ -393,6 +430,37 @@ AttnParams attentionParams(CudaExecContext &ctx, const Tensor &q,
     fail(std::string(name) + ": more than 65535 (batch, head) pairs");
   a.group = a.H / a.Hkv;
   return a;
+}
+
+/// Sets the optional mask of `a`: the query's float type or i1,
+/// broadcastable to [B, H, S, Skv].
+void setAttentionMask(AttnParams &a, const Tensor *mask, const Tensor &q,
+                      const char *name) {
+  if (!mask)
+    return;
+  int64_t full[4] = {a.B, a.H, a.S, a.Skv};
+  if (mask->rank > 4)
+    fail(std::string(name) + ": mask " + shapeString(*mask) +
+         " does not broadcast to the scores' shape");
+  int lead = 4 - mask->rank;
+  int64_t stride = 1;
+  for (int d = 3; d >= lead; --d) {
+    int64_t extent = mask->shape[d - lead];
+    if (extent != 1 && extent != full[d])
+      fail(std::string(name) + ": mask " + shapeString(*mask) +
+           " does not broadcast to the scores' shape [" + std::to_string(a.B) +
+           ", " + std::to_string(a.H) + ", " + std::to_string(a.S) + ", " +
+           std::to_string(a.Skv) + "]");
+    a.maskStride[d] = extent == 1 ? 0 : stride;
+    stride *= extent;
+  }
+  if (mask->dtype == DType::I1)
+    a.maskKind = 2;
+  else if (mask->dtype == q.dtype)
+    a.maskKind = 1;
+  else
+    fail(std::string(name) + ": the mask must be i1 or the query's type");
+  a.mask = mask->data;
 }
 
 void requireShape4(const Tensor &t, int64_t d0, int64_t d1, int64_t d2,
@@ -426,6 +494,7 @@ void attention(CudaExecContext &ctx, TensorList operands, TensorList results,
                &v = get(operands, 2, "value");
   const Tensor &o = get(results, 0, "result"), &lse = get(results, 1, "lse");
   AttnParams a = attentionParams(ctx, q, k, v, attrs, "attention");
+  setAttentionMask(a, optionalOperand(operands, attrs, 4, 3), q, "attention");
   requireSameType(q, o, "attention result");
   requireShape4(o, a.B, a.H, a.S, a.Dv, "attention result");
   requireF32(lse, "attention lse");
@@ -455,6 +524,8 @@ void attention_grad(CudaExecContext &ctx, TensorList operands,
                &dk = get(results, 1, "key gradient"),
                &dv = get(results, 2, "value gradient");
   AttnParams a = attentionParams(ctx, q, k, v, attrs, "attention_grad");
+  setAttentionMask(a, optionalOperand(operands, attrs, 7, 6), q,
+                   "attention_grad");
   for (const Tensor *t : {&dout, &o, &dq, &dk, &dv})
     requireSameType(q, *t, "attention_grad");
   requireShape4(dout, a.B, a.H, a.S, a.Dv, "attention_grad grad");

@@ -10,8 +10,8 @@
 
 #include "ckpt/Runtime/Cuda/Philox.cuh"
 
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace ckpt::rt::cuda {
@@ -596,11 +596,11 @@ void convert(CudaExecContext &ctx, TensorList operands, TensorList results,
       using In = decltype(in);
       using Out = decltype(out);
       if (overlapping && elementBytes(y.dtype) != elementBytes(x.dtype))
-        convertInPlaceKernel<In, Out><<<1, kBlock, 0, s>>>(
-            x.as<const In>(), y.as<Out>(), n, widening);
+        convertInPlaceKernel<In, Out>
+            <<<1, kBlock, 0, s>>>(x.as<const In>(), y.as<Out>(), n, widening);
       else
-        convertKernel<In, Out><<<gridFor(n), kBlock, 0, s>>>(
-            x.as<const In>(), y.as<Out>(), n);
+        convertKernel<In, Out>
+            <<<gridFor(n), kBlock, 0, s>>>(x.as<const In>(), y.as<Out>(), n);
     });
   });
   CKPT_LAUNCH_CHECK(ctx, "convert");

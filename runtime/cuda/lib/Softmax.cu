@@ -458,8 +458,8 @@ void mse_loss_grad(CudaExecContext &ctx, TensorList operands,
   int64_t n = x.numel();
   if (n == 0)
     return;
-  float alpha = mode == 1 ? 2.0f
-                          : static_cast<float>(2.0 / static_cast<double>(n));
+  float alpha =
+      mode == 1 ? 2.0f : static_cast<float>(2.0 / static_cast<double>(n));
   dispatchFloat(x.dtype, "mse_loss_grad", [&](auto tag) {
     using T = decltype(tag);
     mseLossGradKernel<T><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(

@@ -922,6 +922,50 @@ std::vector<Case> cases() {
          static_cast<uint64_t>(4 * s.B * s.H * s.S),
          1e-4});
   }
+  // Attention with the optional mask: a causal GQA step with an additive
+  // [S, Skv] bias (the query's type), and a key-padding i1 keep-mask
+  // [B, 1, 1, Skv] (random; a fully masked row gives NaN on both sides).
+  {
+    int64_t B = 2, H = 4, Hkv = 2, S = 21, Skv = 45, D = 16, Dv = 24;
+    Spec q = f({B, H, S, D}), k = f({B, Hkv, Skv, D}), v = f({B, Hkv, Skv, Dv}),
+         o = f({B, H, S, Dv}), lse = stat({B, H, S});
+    Spec keep{DType::I1, {B, 1, 1, Skv}, Init::Mask, 0, false, false};
+    std::vector<Attr> causal = {floatAttr("scale", 0.25), unitAttr("causal")};
+    std::vector<Attr> plain = {floatAttr("scale", 0.25)};
+    uint64_t ws = static_cast<uint64_t>(4 * B * H * S);
+    add({"attention-bias",
+         hk::attention,
+         dk::attention,
+         {q, k, v, f({S, Skv})},
+         {o, lse},
+         causal,
+         0,
+         1e-4});
+    add({"attention-bias-grad",
+         hk::attention_grad,
+         dk::attention_grad,
+         {o, q, k, v, o, lse, f({S, Skv})},
+         {q, k, v},
+         causal,
+         ws,
+         1e-4});
+    add({"attention-keep",
+         hk::attention,
+         dk::attention,
+         {q, k, v, keep},
+         {o, lse},
+         plain,
+         0,
+         1e-4});
+    add({"attention-keep-grad",
+         hk::attention_grad,
+         dk::attention_grad,
+         {o, q, k, v, o, lse, keep},
+         {q, k, v},
+         plain,
+         ws,
+         1e-4});
+  }
   // Convolution: stride, padding, dilation, groups; 1x1 without workspace.
   struct ConvShape {
     const char *name;

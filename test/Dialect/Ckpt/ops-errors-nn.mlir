@@ -954,3 +954,57 @@ func.func @attention_grad_scale(%a0: tensor<2x4x16x8xf32>, %a1: tensor<2x4x16xf3
   %dq, %dk, %dv = ckpt.attention_grad bwd %a0, %a0, %a0, %a0, %a0, %a1 {scale = 0x7FF0000000000000 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
   return
 }
+
+// -----
+
+// attention: the mask does not broadcast to the scores [B, H, S, Skv].
+func.func @attention_mask_shape(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x32x8xf32>, %m: tensor<16x16xf32>) {
+  // expected-error @+1 {{'ckpt.attention' op mask shape 16x16 does not broadcast to the scores' shape 2x4x16x32}}
+  %o, %l = ckpt.attention fwd %q, %k, %k, %m {scale = 1.000000e+00 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x32x8xf32>, tensor<16x16xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// attention: a mask of rank above 4 does not broadcast.
+func.func @attention_mask_rank(%q: tensor<2x4x16x8xf32>, %m: tensor<1x2x4x16x16xi1>) {
+  // expected-error @+1 {{'ckpt.attention' op mask shape 1x2x4x16x16 does not broadcast to the scores' shape 2x4x16x16}}
+  %o, %l = ckpt.attention fwd %q, %q, %q, %m {scale = 1.000000e+00 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<1x2x4x16x16xi1>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// attention: a float mask has the query's element type.
+func.func @attention_mask_dtype(%q: tensor<2x4x16x8xbf16>, %m: tensor<16x16xf32>) {
+  // expected-error @+1 {{'ckpt.attention' op expects a mask of i1 or the query's element type ('bf16'), got 'f32'}}
+  %o, %l = ckpt.attention fwd %q, %q, %q, %m {scale = 1.000000e+00 : f64} : (tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<16x16xf32>) -> (tensor<2x4x16x8xbf16>, tensor<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// attention: an integer mask is neither a bias nor a keep-mask.
+func.func @attention_mask_int(%q: tensor<2x4x16x8xf32>, %m: tensor<16x16xi32>) {
+  // expected-error @+1 {{'ckpt.attention' op operand #3 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer values, but got 'tensor<16x16xi32>'}}
+  %o, %l = ckpt.attention fwd %q, %q, %q, %m {scale = 1.000000e+00 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<16x16xi32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: the same mask checks (shape).
+func.func @attention_grad_mask_shape(%do: tensor<1x2x8x4xf32>, %q: tensor<1x2x8x4xf32>, %lse: tensor<1x2x8xf32>, %m: tensor<2x1x8x8xi1>) {
+  // expected-error @+1 {{'ckpt.attention_grad' op mask shape 2x1x8x8 does not broadcast to the scores' shape 1x2x8x8}}
+  %dq, %dk, %dv = ckpt.attention_grad bwd %do, %q, %q, %q, %do, %lse, %m {scale = 1.000000e+00 : f64} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8xf32>, tensor<2x1x8x8xi1>) -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: a float mask has the query's element type.
+func.func @attention_grad_mask_dtype(%do: tensor<1x2x8x4xf32>, %q: tensor<1x2x8x4xf32>, %lse: tensor<1x2x8xf32>, %m: tensor<8x8xf16>) {
+  // expected-error @+1 {{'ckpt.attention_grad' op expects a mask of i1 or the query's element type ('f32'), got 'f16'}}
+  %dq, %dk, %dv = ckpt.attention_grad bwd %do, %q, %q, %q, %do, %lse, %m {scale = 1.000000e+00 : f64} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8xf32>, tensor<8x8xf16>) -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+  return
+}

@@ -1131,3 +1131,19 @@ func.func @opaque_compute_cost(%x: tensor<1024xi1>) -> tensor<3288334336xi1> {
   %0 = ckpt.opaque bwd "block1_conv1_backward"(%x) {compute_cost = 390 : i64, flops = 0 : i64} : (tensor<1024xi1>) -> tensor<3288334336xi1>
   return %0 : tensor<3288334336xi1>
 }
+
+// -----
+
+// attention, attention_grad: the optional trailing mask, an additive bias of the query's type or an i1 keep-mask, broadcast to [B, H, S, Skv].
+// CHECK-LABEL: func.func @attention_mask(
+//  CHECK-SAME:     %[[Q:[^:]+]]: tensor<2x4x16x8xf32>, %[[K:[^:]+]]: tensor<2x2x32x8xf32>, %[[V:[^:]+]]: tensor<2x2x32x4xf32>, %[[B:[^:]+]]: tensor<16x32xf32>, %[[M:[^:]+]]: tensor<2x1x1x32xi1>, %[[DO:[^:]+]]: tensor<2x4x16x4xf32>)
+//   CHECK:      %[[O:[^ ,:]+]], %[[LSE:[^ ,:]+]] = ckpt.attention fwd %[[Q]], %[[K]], %[[V]], %[[B]] {causal, scale = 1.250000e-01 : f64} : (tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>, tensor<16x32xf32>) -> (tensor<2x4x16x4xf32>, tensor<2x4x16xf32>)
+//   CHECK-NEXT: %[[O1:[^ ,:]+]], %[[LSE1:[^ ,:]+]] = ckpt.attention fwd %[[Q]], %[[K]], %[[V]], %[[M]] {scale = 1.250000e-01 : f64} : (tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>, tensor<2x1x1x32xi1>) -> (tensor<2x4x16x4xf32>, tensor<2x4x16xf32>)
+//   CHECK-NEXT: %[[DQ:[^ ,:]+]], %[[DK:[^ ,:]+]], %[[DV:[^ ,:]+]] = ckpt.attention_grad bwd %[[DO]], %[[Q]], %[[K]], %[[V]], %[[O1]], %[[LSE1]], %[[M]] {scale = 1.250000e-01 : f64} : (tensor<2x4x16x4xf32>, tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>, tensor<2x4x16x4xf32>, tensor<2x4x16xf32>, tensor<2x1x1x32xi1>) -> (tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>)
+//   CHECK-NEXT: return %[[LSE]], %[[DQ]] : tensor<2x4x16xf32>, tensor<2x4x16x8xf32>
+func.func @attention_mask(%q: tensor<2x4x16x8xf32>, %k: tensor<2x2x32x8xf32>, %v: tensor<2x2x32x4xf32>, %bias: tensor<16x32xf32>, %keep: tensor<2x1x1x32xi1>, %do: tensor<2x4x16x4xf32>) -> (tensor<2x4x16xf32>, tensor<2x4x16x8xf32>) {
+  %o, %lse = ckpt.attention fwd %q, %k, %v, %bias {causal, scale = 1.250000e-01 : f64} : (tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>, tensor<16x32xf32>) -> (tensor<2x4x16x4xf32>, tensor<2x4x16xf32>)
+  %o1, %lse1 = ckpt.attention fwd %q, %k, %v, %keep {scale = 1.250000e-01 : f64} : (tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>, tensor<2x1x1x32xi1>) -> (tensor<2x4x16x4xf32>, tensor<2x4x16xf32>)
+  %dq, %dk, %dv = ckpt.attention_grad bwd %do, %q, %k, %v, %o1, %lse1, %keep {scale = 1.250000e-01 : f64} : (tensor<2x4x16x4xf32>, tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>, tensor<2x4x16x4xf32>, tensor<2x4x16xf32>, tensor<2x1x1x32xi1>) -> (tensor<2x4x16x8xf32>, tensor<2x2x32x8xf32>, tensor<2x2x32x4xf32>)
+  return %lse, %dq : tensor<2x4x16xf32>, tensor<2x4x16x8xf32>
+}

@@ -1449,6 +1449,45 @@ TEST_F(OpCostTest, AttentionDropout) {
   EXPECT_FALSE(view);
 }
 
+TEST_F(OpCostTest, AttentionCausalBiasMask) {
+  // B=1, H=2, S=Skv=4, D=Dv=2, causal: P = 1+2+3+4 = 10. A [4, 4] f32 bias:
+  // one add per scored pair (the causal P, whatever the bias holds) and its
+  // 64 bytes read.
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%q: tensor<1x2x4x2xf32>, %k: tensor<1x2x4x2xf32>, %v: tensor<1x2x4x2xf32>, %m: tensor<4x4xf32>) -> tensor<1x2x4x2xf32> {
+      %o, %lse = ckpt.attention fwd %q, %k, %v, %m {causal, scale = 0.5 : f64}
+          : (tensor<1x2x4x2xf32>, tensor<1x2x4x2xf32>, tensor<1x2x4x2xf32>, tensor<4x4xf32>) -> (tensor<1x2x4x2xf32>, tensor<1x2x4xf32>)
+      return %o : tensor<1x2x4x2xf32>
+    })mlir");
+  // B*H*(2PD + 2PDv + 5P + S*Dv) + B*H*P
+  EXPECT_EQ(cost.flops,
+            1 * 2 * (2 * 10 * 2 + 2 * 10 * 2 + 5 * 10 + 4 * 2) + 1 * 2 * 10);
+  EXPECT_EQ(cost.bytesRead, 3 * (1 * 2 * 4 * 2) * 4 + 4 * 4 * 4);
+  EXPECT_EQ(cost.bytesWritten, 1 * 2 * 4 * 2 * 4 + 1 * 2 * 4 * 4);
+  EXPECT_EQ(cost.workspaceBytes, 0);
+  EXPECT_FALSE(view);
+}
+
+TEST_F(OpCostTest, AttentionGradKeepMask) {
+  // B=2, H=1, S=3, Skv=5, D=4, Dv=2, non-causal: P = 15. An i1 keep-mask
+  // [2, 1, 1, 5] (10 bytes): one select per scored pair.
+  auto [cost, view] = costOf(R"mlir(
+    func.func @f(%do: tensor<2x1x3x2xf32>, %q: tensor<2x1x3x4xf32>, %k: tensor<2x1x5x4xf32>, %v: tensor<2x1x5x2xf32>, %o: tensor<2x1x3x2xf32>, %lse: tensor<2x1x3xf32>, %m: tensor<2x1x1x5xi1>) -> tensor<2x1x3x4xf32> {
+      %dq, %dk, %dv = ckpt.attention_grad bwd %do, %q, %k, %v, %o, %lse, %m {scale = 0.5 : f64}
+          : (tensor<2x1x3x2xf32>, tensor<2x1x3x4xf32>, tensor<2x1x5x4xf32>, tensor<2x1x5x2xf32>, tensor<2x1x3x2xf32>, tensor<2x1x3xf32>, tensor<2x1x1x5xi1>)
+            -> (tensor<2x1x3x4xf32>, tensor<2x1x5x4xf32>, tensor<2x1x5x2xf32>)
+      return %dq : tensor<2x1x3x4xf32>
+    })mlir");
+  // B*H*(6*P*D + 4*P*Dv + 6*P + 2*S*Dv) + B*H*P
+  EXPECT_EQ(cost.flops, 2 * 1 * (6 * 15 * 4 + 4 * 15 * 2 + 6 * 15 + 2 * 3 * 2) +
+                            2 * 1 * 15);
+  // dout, q, k, v, out (f32), lse, mask
+  EXPECT_EQ(cost.bytesRead, (6 + 12 + 20 + 10 + 6) * 2 * 4 + 2 * 3 * 4 + 2 * 5);
+  EXPECT_EQ(cost.bytesWritten, (12 + 20 + 10) * 2 * 4); // dq, dk, dv
+  EXPECT_EQ(cost.workspaceBytes, 4 * 2 * 1 * 3);        // 4*B*H*S
+  EXPECT_FALSE(view);
+}
+
 TEST_F(OpCostTest, AttentionGradCausalGroupedQuery) {
   // B=2, H=2, Hkv=1, S=Skv=4, D=3, Dv=2, causal: P = 1+2+3+4 = 10.
   auto [cost, view] = costOf(R"mlir(

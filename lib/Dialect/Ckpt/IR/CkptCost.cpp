@@ -469,6 +469,8 @@ OpCost AttentionOp::getCost() {
           product(5, e.pairs), product(e.seq, e.valueDim));
   if (getDropoutP().convertToDouble() > 0.0)
     perHead = addSat(perHead, product(2, e.pairs));
+  if (getMask())
+    perHead = addSat(perHead, e.pairs); // The bias add or keep select.
   OpCost cost = getDataMovementCost(*this);
   cost.flops = mulSat(e.batchHeads, perHead);
   return cost;
@@ -482,6 +484,8 @@ OpCost AttentionGradOp::getCost() {
           product(6, e.pairs), product(2, e.seq, e.valueDim));
   if (getDropoutP().convertToDouble() > 0.0)
     perHead = addSat(perHead, product(2, e.pairs));
+  if (getMask())
+    perHead = addSat(perHead, e.pairs); // The bias add or keep select.
   OpCost cost = getDataMovementCost(*this);
   cost.flops = mulSat(e.batchHeads, perHead);
   // Row sums delta = rowsum(dout * out) in f32.

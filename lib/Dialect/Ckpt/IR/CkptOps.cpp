@@ -361,10 +361,10 @@ LogicalResult EmbeddingGradOp::verify() {
   if (failed(verifyRank(*this, getResult(), 2, "a result (the table)")) ||
       failed(verifySameElementType(*this, getGrad(), getResult())))
     return failure();
-  if (failed(verifyShape(
-          *this, getGrad(),
-          concat(shapeOf(getIndices()), {shapeOf(getResult())[1]}),
-          "a gradient (indices shape + embedding dim)")))
+  if (failed(
+          verifyShape(*this, getGrad(),
+                      concat(shapeOf(getIndices()), {shapeOf(getResult())[1]}),
+                      "a gradient (indices shape + embedding dim)")))
     return failure();
   // The attribute constraint makes it non-negative; it must name a row.
   int64_t rows = shapeOf(getResult())[0];
@@ -581,13 +581,35 @@ static LogicalResult verifyAttention(Operation *op, Value q, Value k, Value v,
   return success();
 }
 
+/// The optional attention mask: the query's float type or i1, broadcastable
+/// to [B, H, S, Skv].
+static LogicalResult verifyAttentionMask(Operation *op, Value mask, Value q,
+                                         Value k) {
+  if (!mask)
+    return success();
+  Type element = cast<ShapedType>(mask.getType()).getElementType();
+  Type qElement = cast<ShapedType>(q.getType()).getElementType();
+  if (!element.isInteger(1) && element != qElement)
+    return op->emitOpError()
+           << "expects a mask of i1 or the query's element type (" << qElement
+           << "), got " << element;
+  ArrayRef<int64_t> qs = shapeOf(q);
+  SmallVector<int64_t> scores{qs[0], qs[1], qs[2], shapeOf(k)[2]};
+  if (!isBroadcastableTo(shapeOf(mask), scores))
+    return op->emitOpError() << "mask shape " << formatShape(shapeOf(mask))
+                             << " does not broadcast to the scores' shape "
+                             << formatShape(scores);
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   SmallVector<int64_t> outShape;
   if (failed(verifyAttention(*this, getQuery(), getKey(), getValue(),
                              getScale().convertToDouble(),
                              getDropoutP().convertToDouble(), outShape)) ||
       failed(verifyShape(*this, getResult(), outShape, "a result")) ||
-      failed(verifySameElementType(*this, getQuery(), getResult())))
+      failed(verifySameElementType(*this, getQuery(), getResult())) ||
+      failed(verifyAttentionMask(*this, getMask(), getQuery(), getKey())))
     return failure();
   return verifyShape(*this, getLse(), ArrayRef<int64_t>(outShape).drop_back(),
                      "lse");
@@ -603,7 +625,8 @@ LogicalResult AttentionGradOp::verify() {
       failed(
           verifySameElementType(*this, getQuery(), {getOutput(), getGrad()})) ||
       failed(verifyShape(*this, getLse(),
-                         ArrayRef<int64_t>(outShape).drop_back(), "lse")))
+                         ArrayRef<int64_t>(outShape).drop_back(), "lse")) ||
+      failed(verifyAttentionMask(*this, getMask(), getQuery(), getKey())))
     return failure();
   if (getQueryGrad().getType() != getQuery().getType() ||
       getKeyGrad().getType() != getKey().getType() ||

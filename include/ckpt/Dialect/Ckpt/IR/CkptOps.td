@@ -28,6 +28,7 @@ def Ckpt_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
 def Ckpt_MaskTensor : StaticShapeTensorOf<[I1]>;
 def Ckpt_ArgmaxTensor : StaticShapeTensorOf<[I64]>;
 def Ckpt_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, I1, I32, I64]>;
+def Ckpt_AttnMaskTensor : StaticShapeTensorOf<[F32, F16, BF16, I1]>;
 
 def Ckpt_NonNegI64Attr : ConfinedAttr<I64Attr, [IntNonNegative]>;
 def Ckpt_Pair : ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<2>]>;
@@ -1009,8 +1010,9 @@ def Ckpt_MseLossOp : Ckpt_Op<"mse_loss"> {
     one type: `sum` adds the N squares, `mean` divides that sum by N (as
     PyTorch's `mse_loss`; `none` has no ckpt form). The loss is rank 0, of
     the input's element type. Each difference and its square are formed in
-    f32 as PyTorch does; the kernels add the squares in double in a fixed
-    order and round once, so the loss is deterministic and within rounding
+    f32 as PyTorch does; the host kernel adds the squares in double in
+    element order and rounds once, the device kernel adds per-thread double
+    sums in a fixed order, so the loss is deterministic and within rounding
     of PyTorch's (whose summation order differs). Cost: `3*N` FLOPs
     (subtract, square, add), plus 1 for `mean` (the division); reads both
     operands, writes the scalar.
@@ -1301,25 +1303,40 @@ def Ckpt_AttentionOp : Ckpt_Op<"attention"> {
     stream `seed`/`offset`. Only the row log-sum-exp `lse` (f32, `[B, H, S]`)
     is saved; the s x s matrix never exists in memory.
 
-    Cost, with P the number of unmasked (query, key) pairs per head
+    The optional trailing `mask` is `attn_mask` of
+    `scaled_dot_product_attention`, broadcastable (numpy-style, right-aligned)
+    to `[B, H, S, Skv]`: either an additive bias of the query's float type,
+    added to the scaled scores before the softmax (`-inf` entries drop a
+    key), or an `i1` keep-mask (true = attend, false = the score is `-inf`).
+    It combines with `causal`. A row whose every key is masked out gets a NaN
+    output and `lse = -inf` (as PyTorch's NaN softmax); `attention_grad`
+    gives such a row zero gradients (PyTorch gives NaN).
+
+    Cost, with P the number of causally unmasked (query, key) pairs per head
     (`S*Skv`, or `sum_i min(i+1, Skv)` when causal):
-    `B*H*(2*P*D + 2*P*Dv + 5*P + S*Dv)` FLOPs, plus `2*B*H*P` with dropout.
+    `B*H*(2*P*D + 2*P*Dv + 5*P + S*Dv)` FLOPs, plus `2*B*H*P` with dropout
+    and `B*H*P` with a mask (its add or select); the mask's bytes are read.
 
     ```mlir
     %o, %lse = ckpt.attention fwd %q, %k, %v {causal, scale = 0.125 : f64}
         : (tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>)
           -> (tensor<2x4x16x64xbf16>, tensor<2x4x16xf32>)
+    %o2, %lse2 = ckpt.attention fwd %q, %k, %v, %keep {scale = 0.125 : f64}
+        : (tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>, tensor<2x4x16x64xbf16>,
+           tensor<2x1x1x16xi1>) -> (tensor<2x4x16x64xbf16>, tensor<2x4x16xf32>)
     ```
   }];
   let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$query,
                        Ckpt_FloatTensor:$key, Ckpt_FloatTensor:$value,
+                       Optional<Ckpt_AttnMaskTensor>:$mask,
                        F64Attr:$scale, UnitAttr:$causal,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
                        DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$seed,
                        DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$offset);
   let results = (outs Ckpt_FloatTensor:$result, Ckpt_StatTensor:$lse);
   let assemblyFormat = [{
-    $phase $query `,` $key `,` $value attr-dict `:` functional-type(operands, results)
+    $phase $query `,` $key `,` $value (`,` $mask^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
@@ -1329,9 +1346,10 @@ def Ckpt_AttentionGradOp : Ckpt_Op<"attention_grad"> {
   let description = [{
     Recomputes the attention probabilities block by block from `q`, `k` and
     the saved `lse`, and returns the gradients of `q`, `k` and `v`. Attributes
-    match the forward op. Workspace: the f32 row sums `delta = rowsum(dout *
-    out)`, `4*B*H*S` bytes. Cost: `B*H*(6*P*D + 4*P*Dv + 6*P + 2*S*Dv)`
-    FLOPs, plus `2*B*H*P` with dropout.
+    and the optional trailing `mask` (no gradient) match the forward op.
+    Workspace: the f32 row sums `delta = rowsum(dout * out)`, `4*B*H*S`
+    bytes. Cost: `B*H*(6*P*D + 4*P*Dv + 6*P + 2*S*Dv)` FLOPs, plus
+    `2*B*H*P` with dropout and `B*H*P` with a mask.
 
     ```mlir
     %dq, %dk, %dv = ckpt.attention_grad bwd %do, %q, %k, %v, %o, %lse {causal, scale = 0.125 : f64}
@@ -1343,15 +1361,17 @@ def Ckpt_AttentionGradOp : Ckpt_Op<"attention_grad"> {
   let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$grad,
                        Ckpt_FloatTensor:$query, Ckpt_FloatTensor:$key,
                        Ckpt_FloatTensor:$value, Ckpt_FloatTensor:$output,
-                       Ckpt_StatTensor:$lse, F64Attr:$scale, UnitAttr:$causal,
+                       Ckpt_StatTensor:$lse,
+                       Optional<Ckpt_AttnMaskTensor>:$mask,
+                       F64Attr:$scale, UnitAttr:$causal,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout_p,
                        DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$seed,
                        DefaultValuedAttr<Ckpt_NonNegI64Attr, "0">:$offset);
   let results = (outs Ckpt_FloatTensor:$query_grad, Ckpt_FloatTensor:$key_grad,
                       Ckpt_FloatTensor:$value_grad);
   let assemblyFormat = [{
-    $phase $grad `,` $query `,` $key `,` $value `,` $output `,` $lse attr-dict `:`
-    functional-type(operands, results)
+    $phase $grad `,` $query `,` $key `,` $value `,` $output `,` $lse
+    (`,` $mask^)? attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
