@@ -170,6 +170,7 @@ MOVE_OPS = {"aten.slice_backward.default", "aten.select_backward.default", "aten
             "aten.index_put.default", "aten.masked_select.default", "aten.diagonal.default"}
 UNARY = {"aten.exp.default": "exp", "aten.log.default": "log", "aten.sqrt.default": "sqrt",
          "aten.sin.default": "sin", "aten.cos.default": "cos", "aten.hardswish.default": "hardswish",
+         "aten.abs.default": "abs",
          "aten.hardsigmoid.default": "hardsigmoid",
          "aten.rsqrt.default": "rsqrt", "aten.tanh.default": "tanh", "aten.neg.default": "neg",
          "aten.relu.default": "relu", "aten.sigmoid.default": "sigmoid", "aten.silu.default": "silu"}
@@ -627,7 +628,8 @@ class _Lowering:
         if name in UNARY:
             shp, dt = self.meta(n)
             x = self.val(n.args[0])
-            if dt in FLOAT and self.vdtype(x) == dt:
+            integer_ok = UNARY[name] in ("neg", "abs") and dt in ("i32", "i64")  # wrap around as torch
+            if (dt in FLOAT or integer_ok) and self.vdtype(x) == dt:
                 return self._set(n, self.emit1(UNARY[name], [x], shp, dt))
         if name in ACT_GRAD:
             shp, dt = self.meta(n)
@@ -1063,6 +1065,19 @@ class _Lowering:
         return self._compare(n, "ge")
 
     op_ge_Tensor = op_ge_Scalar
+
+    def _extremum(self, n, op):
+        shp, dt = self.meta(n)
+        l, r = self.val(n.args[0]), self.val(n.args[1])
+        if self.vdtype(l) != dt or self.vdtype(r) != dt or dt == "i1":
+            return NotImplemented
+        self._set(n, self.emit1(op, [l, r], shp, dt))
+
+    def op_minimum_default(self, n, a):
+        return self._extremum(n, "minimum")
+
+    def op_maximum_default(self, n, a):
+        return self._extremum(n, "maximum")
 
     def op_where_self(self, n, a):
         return self._where(n, a["condition"], a["self"], a["other"])

@@ -104,6 +104,8 @@ def _exec(nd, op, x, a, outs, impls, gen):
         return getattr(torch, op)(x[0])
     if op == "silu":
         return F.silu(x[0])
+    if op in ("abs", "minimum", "maximum"):  # also on i32 / i64 tensors
+        return getattr(torch, op)(*x)
     if op == "pow":
         return torch.pow(x[0], a["exponent"])
     if op == "gelu":

@@ -151,6 +151,81 @@ def test_sin_cos(tools, op):
     op_check.assert_bitwise_equal(y[:2], expected[:2], op)
 
 
+# ---- abs, neg on integers, minimum, maximum (T5 relative-position buckets) ---
+
+_INT_TYPES = [torch.int32, torch.int64]
+
+
+def _ints(dtype, n, seed, span=1000):
+    """`n` random integers in [-span, span) with the type's extremes first:
+    its minimum (whose negation and absolute value wrap to itself), maximum,
+    0 and -1."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randint(-span, span, (n,), generator=g, dtype=dtype)
+    info = torch.iinfo(dtype)
+    x[:4] = torch.tensor([info.min, info.max, 0, -1], dtype=dtype)
+    return x
+
+
+@pytest.mark.parametrize("op", ["abs", "neg"])
+@pytest.mark.parametrize("dtype", _INT_TYPES, ids=["i32", "i64"])
+def test_abs_neg_integers_bit_exact(tools, op, dtype):
+    """torch.abs / torch.neg of integers wrap: the minimum maps to itself."""
+    x = _ints(dtype, 1024, seed=20).reshape(4, 256)
+    (y,) = op_check.run_op(op, [x], [(x.shape, dtype)])
+    op_check.assert_bitwise_equal(y, getattr(torch, op)(x), op)
+    assert y[0, 0] == torch.iinfo(dtype).min
+
+
+def test_abs_float_bit_exact(tools):
+    """Floats: the sign bit cleared (-0 gives +0, -inf gives inf); NaN stays
+    NaN. neg of floats is unchanged by the integer support."""
+    x = _activation_input(21)
+    (y,) = op_check.run_op("abs", [x], [(x.shape, "f32")])
+    op_check.assert_bitwise_equal(_canonical_nans(y), _canonical_nans(torch.abs(x)), "abs")
+    (n,) = op_check.run_op("neg", [x], [(x.shape, "f32")])
+    op_check.assert_bitwise_equal(_canonical_nans(n), _canonical_nans(torch.neg(x)), "neg")
+
+
+@pytest.mark.parametrize("op", ["minimum", "maximum"])
+def test_minimum_maximum_float_bit_exact(tools, op):
+    """Same shapes, 1024 elements (PyTorch's vectorized loop covers each):
+    NaN on either side gives NaN, zeros of opposite signs give rhs, and
+    infinities and ties compare as numbers."""
+    a, b = _randn(1024, seed=22), _randn(1024, seed=23)
+    special = [(float("nan"), 1.0), (1.0, float("nan")), (float("nan"), float("nan")),
+               (-0.0, 0.0), (0.0, -0.0), (float("inf"), 3.0), (float("-inf"), 3.0),
+               (2.5, 2.5), (-1e-30, 1e-30)]
+    a[:len(special)] = torch.tensor([p[0] for p in special])
+    b[:len(special)] = torch.tensor([p[1] for p in special])
+    (z,) = op_check.run_op(op, [a, b], [(a.shape, "f32")])
+    expected = getattr(torch, op)(a, b)
+    op_check.assert_bitwise_equal(_canonical_nans(z), _canonical_nans(expected), op)
+    assert torch.isnan(z[:3]).all()
+
+
+@pytest.mark.parametrize("op", ["minimum", "maximum"])
+@pytest.mark.parametrize("dtype", _INT_TYPES, ids=["i32", "i64"])
+def test_minimum_maximum_integers_broadcast(tools, op, dtype):
+    """Integers with numpy broadcasting ([4, 1, 64] against [3, 64]) and
+    against a rank-0 bound (T5's min(bucket, num_buckets - 1))."""
+    a = _ints(dtype, 256, seed=24).reshape(4, 1, 64)
+    b = _ints(dtype, 192, seed=25, span=50).reshape(3, 64)
+    (z,) = op_check.run_op(op, [a, b], [((4, 3, 64), dtype)])
+    op_check.assert_bitwise_equal(z, getattr(torch, op)(a, b), op)
+    cap = torch.tensor(31, dtype=dtype)
+    (c,) = op_check.run_op(op, [a, cap], [(a.shape, dtype)])
+    op_check.assert_bitwise_equal(c, getattr(torch, op)(a, cap), op)
+
+
+def test_minimum_maximum_float_broadcast(tools):
+    """f32 with broadcasting on both sides ([8, 1, 32] against [5, 32])."""
+    a, b = _randn(8, 1, 32, seed=26), _randn(5, 32, seed=27)
+    for op in ("minimum", "maximum"):
+        (z,) = op_check.run_op(op, [a, b], [((8, 5, 32), "f32")])
+        op_check.assert_bitwise_equal(z, getattr(torch, op)(a, b), op)
+
+
 # ---- mse_loss ----------------------------------------------------------------
 
 _REDUCTION = {"mean": 1, "sum": 2}  # at::Reduction

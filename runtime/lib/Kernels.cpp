@@ -350,10 +350,6 @@ void div(ExecContext &, TensorList operands, TensorList results, const Attrs &,
          const Tensor &) {
   binary(operands, results, [](float a, float b) { return a / b; }, "div");
 }
-void neg(ExecContext &, TensorList operands, TensorList results, const Attrs &,
-         const Tensor &) {
-  unary(operands, results, [](float x) { return -x; }, "neg");
-}
 void exp(ExecContext &, TensorList operands, TensorList results, const Attrs &,
          const Tensor &) {
   unary(operands, results, [](float x) { return std::exp(x); }, "exp");

@@ -1,8 +1,9 @@
 //===- KernelsMask.cpp - Host kernels of masks and position ids -----------===//
 //
-// iota, compare, select, the logical ops on i1, tril / triu, pad and gather:
-// what attention masks and position ids are made of; and the i32 / i64 path
-// of add, sub and mul (position ids), which Kernels.cpp's kernels call. Every kernel moves
+// iota, compare, select, the logical ops on i1, neg / abs / minimum / maximum
+// (on floats and integers), tril / triu, pad and gather: what attention masks,
+// position ids and relative-position buckets are made of; and the i32 / i64
+// path of add, sub and mul (position ids), which Kernels.cpp's kernels call. Every kernel moves
 // elements by their byte size where it does not look at them, so all element
 // types of the host runtime work; the call checks shared with the device
 // kernels (iotaParams, comparePredicate, padLow, gatherDim) are at the end.
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -162,6 +164,76 @@ void triangle(TensorList operands, TensorList results, const char *name,
                     }
                   }
                 });
+  });
+}
+
+/// `r = fi(x)` on i32 / i64 tensors or `ff(x)` on f32 ones, same shape.
+template <typename FI, typename FF>
+void signedUnary(TensorList operands, TensorList results, const char *name,
+                 FI fi, FF ff) {
+  const Tensor &x = get(operands, 0, "input");
+  const Tensor &r = get(results, 0, "result");
+  if (x.dtype != r.dtype)
+    fail(std::string(name) + ": element types differ");
+  requireSameShape(x, r, name);
+  std::vector<char> copy;
+  const char *src = readable(x, r, copy);
+  auto run = [&](auto tag, auto f) {
+    using T = decltype(tag);
+    const T *px = reinterpret_cast<const T *>(src);
+    T *pr = r.as<T>();
+    parallelFor(r.numel(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i)
+        pr[i] = f(px[i]);
+    });
+  };
+  switch (x.dtype) {
+  case DType::F32: run(float{}, ff); return;
+  case DType::I32: run(int32_t{}, fi); return;
+  case DType::I64: run(int64_t{}, fi); return;
+  default:
+    fail(std::string(name) + ": host kernels take f32, i32 or i64, got " +
+         dtypeName(x.dtype));
+  }
+}
+
+/// `-v` with two's complement wrap-around (the minimum maps to itself).
+template <typename T> T wrappingNeg(T v) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U{0} - static_cast<U>(v));
+}
+
+/// `r = lhs < rhs ? lhs : rhs` (`takeMin`) or `lhs > rhs ? lhs : rhs`
+/// elementwise with broadcasting, on f32 / i32 / i64 tensors of one type; a
+/// NaN operand gives NaN (PyTorch's minimum / maximum, vectorized loop).
+void extremum(TensorList operands, TensorList results, const char *name,
+              bool takeMin) {
+  const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
+  const Tensor &r = get(results, 0, "result");
+  if (a.dtype != r.dtype || b.dtype != r.dtype)
+    fail(std::string(name) + ": element types differ");
+  if (r.dtype != DType::F32 && r.dtype != DType::I32 && r.dtype != DType::I64)
+    fail(std::string(name) + ": host kernels take f32, i32 or i64, got " +
+         dtypeName(r.dtype));
+  std::vector<char> keepA, keepB;
+  const char *pa = readable(a, r, keepA), *pb = readable(b, r, keepB);
+  const Tensor *ops[2] = {&a, &b};
+  const char *const names[2] = {"lhs", "rhs"};
+  dispatchValue(r.dtype, name, [&](auto tag) {
+    using T = decltype(tag);
+    const T *x = reinterpret_cast<const T *>(pa);
+    const T *y = reinterpret_cast<const T *>(pb);
+    T *pr = r.as<T>();
+    broadcastLoop(r, ops, names, [&](int64_t i, const int64_t *off) {
+      T u = x[off[0]], v = y[off[1]];
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(u) || std::isnan(v)) {
+          pr[i] = std::numeric_limits<T>::quiet_NaN();
+          return;
+        }
+      }
+      pr[i] = (takeMin ? u < v : u > v) ? u : v;
+    });
   });
 }
 
@@ -328,6 +400,35 @@ void logical_or(ExecContext &, TensorList operands, TensorList results,
                 const Attrs &, const Tensor &) {
   logical<2>(operands, results, "logical_or",
              [](const bool *v) { return v[0] || v[1]; });
+}
+
+//===----------------------------------------------------------------------===//
+// neg, abs, minimum, maximum (relative-position buckets)
+//===----------------------------------------------------------------------===//
+
+void neg(ExecContext &, TensorList operands, TensorList results, const Attrs &,
+         const Tensor &) {
+  signedUnary(
+      operands, results, "neg", [](auto v) { return wrappingNeg(v); },
+      [](float v) { return -v; });
+}
+
+void abs(ExecContext &, TensorList operands, TensorList results, const Attrs &,
+         const Tensor &) {
+  signedUnary(
+      operands, results, "abs",
+      [](auto v) { return v < 0 ? wrappingNeg(v) : v; },
+      [](float v) { return std::fabs(v); });
+}
+
+void minimum(ExecContext &, TensorList operands, TensorList results,
+             const Attrs &, const Tensor &) {
+  extremum(operands, results, "minimum", /*takeMin=*/true);
+}
+
+void maximum(ExecContext &, TensorList operands, TensorList results,
+             const Attrs &, const Tensor &) {
+  extremum(operands, results, "maximum", /*takeMin=*/false);
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 #include "Philox.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace ckpt::rt;
@@ -406,6 +407,99 @@ TEST(KernelTest, SinAndCos) {
     EXPECT_TRUE(std::isnan(s.f()[i])) << i;
     EXPECT_TRUE(std::isnan(c.f()[i])) << i;
   }
+}
+
+/// The elements of an integer buffer as a vector of T.
+template <typename T> std::vector<T> elementsOf(Buf &b) {
+  const T *p = static_cast<const T *>(b.data());
+  return std::vector<T>(p, p + b.numel());
+}
+
+TEST(KernelTest, AbsAndNegWrapOnIntegers) {
+  // Two's complement, as PyTorch: the minimum is its own negation and
+  // absolute value; the maximum negates exactly.
+  const int32_t min32 = std::numeric_limits<int32_t>::min(),
+                max32 = std::numeric_limits<int32_t>::max();
+  Buf x({5}, DType::I32), y({5}, DType::I32);
+  int32_t in32[5] = {-5, 0, 7, min32, max32};
+  std::memcpy(x.data(), in32, sizeof in32);
+  call(kernels::abs, {x.t()}, {y.t()});
+  EXPECT_EQ(elementsOf<int32_t>(y),
+            (std::vector<int32_t>{5, 0, 7, min32, max32}));
+  call(kernels::neg, {x.t()}, {y.t()});
+  EXPECT_EQ(elementsOf<int32_t>(y),
+            (std::vector<int32_t>{5, 0, -7, min32, -max32}));
+  const int64_t min64 = std::numeric_limits<int64_t>::min();
+  Buf a({4}, DType::I64), b({4}, DType::I64);
+  int64_t in64[4] = {-(int64_t(1) << 40), 3, min64, -1};
+  std::memcpy(a.data(), in64, sizeof in64);
+  call(kernels::abs, {a.t()}, {b.t()});
+  EXPECT_EQ(elementsOf<int64_t>(b),
+            (std::vector<int64_t>{int64_t(1) << 40, 3, min64, 1}));
+  call(kernels::neg, {a.t()}, {a.t()}); // in place
+  EXPECT_EQ(elementsOf<int64_t>(a),
+            (std::vector<int64_t>{int64_t(1) << 40, -3, min64, 1}));
+  // Mixed element types are refused.
+  EXPECT_THROW(call(kernels::abs, {x.t()}, {b.t()}), KernelError);
+}
+
+TEST(KernelTest, AbsOnFloatsClearsTheSignBit) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Buf x({4}), y({4});
+  x.set({-1.5f, -0.0f, -inf, -nan});
+  call(kernels::abs, {x.t()}, {y.t()});
+  EXPECT_EQ(y.f()[0], 1.5f);
+  EXPECT_EQ(y.f()[1], 0.0f);
+  EXPECT_FALSE(std::signbit(y.f()[1])); // |-0| = +0
+  EXPECT_EQ(y.f()[2], inf);
+  EXPECT_TRUE(std::isnan(y.f()[3]));
+  EXPECT_FALSE(std::signbit(y.f()[3]));
+  call(kernels::neg, {x.t()}, {y.t()}); // floats unchanged: -(-0) = +0
+  EXPECT_EQ(y.f()[0], 1.5f);
+  EXPECT_FALSE(std::signbit(y.f()[1]));
+  EXPECT_EQ(y.f()[2], inf);
+}
+
+TEST(KernelTest, MinimumMaximumBroadcastNaNAndZeros) {
+  // i64 [2,1] against [3]: min / max of every pair.
+  Buf a({2, 1}, DType::I64), b({3}, DType::I64), r({2, 3}, DType::I64);
+  int64_t av[2] = {-3, 9}, bv[3] = {0, 5, -7};
+  std::memcpy(a.data(), av, sizeof av);
+  std::memcpy(b.data(), bv, sizeof bv);
+  call(kernels::minimum, {a.t(), b.t()}, {r.t()});
+  EXPECT_EQ(elementsOf<int64_t>(r),
+            (std::vector<int64_t>{-3, -3, -7, 0, 5, -7}));
+  call(kernels::maximum, {a.t(), b.t()}, {r.t()});
+  EXPECT_EQ(elementsOf<int64_t>(r), (std::vector<int64_t>{0, 5, -3, 9, 9, 9}));
+  // f32: NaN on either side wins; of two zeros rhs is taken (PyTorch's
+  // vectorized kernel); a rank-0 rhs broadcasts.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Buf x({5}), y({5}), z({5}), s(std::vector<int64_t>{});
+  x.set({1.0f, nan, 2.0f, -0.0f, 0.0f});
+  y.set({nan, 1.0f, -4.0f, 0.0f, -0.0f});
+  call(kernels::minimum, {x.t(), y.t()}, {z.t()});
+  EXPECT_TRUE(std::isnan(z.f()[0]));
+  EXPECT_TRUE(std::isnan(z.f()[1]));
+  EXPECT_EQ(z.f()[2], -4.0f);
+  EXPECT_FALSE(std::signbit(z.f()[3]));
+  EXPECT_TRUE(std::signbit(z.f()[4]));
+  call(kernels::maximum, {x.t(), y.t()}, {z.t()});
+  EXPECT_TRUE(std::isnan(z.f()[0]));
+  EXPECT_TRUE(std::isnan(z.f()[1]));
+  EXPECT_EQ(z.f()[2], 2.0f);
+  EXPECT_FALSE(std::signbit(z.f()[3]));
+  EXPECT_TRUE(std::signbit(z.f()[4]));
+  s.set({1.5f});
+  call(kernels::maximum, {x.t(), s.t()}, {x.t()}); // in place over lhs
+  EXPECT_EQ(x.f()[0], 1.5f);
+  EXPECT_TRUE(std::isnan(x.f()[1]));
+  EXPECT_EQ(x.f()[2], 2.0f);
+  EXPECT_EQ(x.f()[3], 1.5f);
+  // Element types must agree; i1 has no order here.
+  EXPECT_THROW(call(kernels::minimum, {a.t(), x.t()}, {r.t()}), KernelError);
+  Buf m({3}, DType::I1);
+  EXPECT_THROW(call(kernels::minimum, {m.t(), m.t()}, {m.t()}), KernelError);
 }
 
 TEST(KernelTest, Convert) {

@@ -1,7 +1,8 @@
 //===- Elementwise.cu - Elementwise device kernels ------------------------===//
 //
-// Unary arithmetic and activations, their gradients, broadcasting binary
-// arithmetic, convert, fill, dropout on Philox, and the optimizer updates.
+// Unary arithmetic and activations (neg, on integers too, is in Masks.cu),
+// their gradients, broadcasting binary arithmetic, convert, fill, dropout on
+// Philox, and the optimizer updates.
 // Every element is independent: grid-stride loops, results independent of the
 // launch geometry.
 //
@@ -20,7 +21,6 @@ using namespace detail;
 namespace {
 
 enum UnaryOp : int {
-  kNeg,
   kExp,
   kLog,
   kSqrt,
@@ -73,8 +73,6 @@ __device__ __forceinline__ float relu6Shifted(float x) {
 template <int Op>
 __device__ __forceinline__ float unaryOp(float x, float param, float param2) {
   switch (Op) {
-  case kNeg:
-    return -x;
   case kExp:
     return expf(x);
   case kLog:
@@ -490,7 +488,6 @@ namespace kernels {
             const Attrs &, const Tensor &) {                                   \
     launchUnary<OP>(ctx, operands, results, #NAME);                            \
   }
-CKPT_UNARY(neg, kNeg)
 CKPT_UNARY(exp, kExp)
 CKPT_UNARY(log, kLog)
 CKPT_UNARY(sqrt, kSqrt)

@@ -1,6 +1,7 @@
 //===- Masks.cu - Device kernels of masks and position ids ----------------===//
 //
-// iota, compare, select, the logical ops on i1, tril / triu, pad and gather,
+// iota, compare, select, the logical ops on i1, neg / abs / minimum / maximum
+// (floats and integers), tril / triu, pad and gather,
 // with the semantics of the host kernels (runtime/lib/KernelsMask.cpp) and
 // the call checks they share (ckpt/Runtime/Kernels.h). Kernels that do not
 // look at values move elements by their byte size, so every dtype works.
@@ -171,6 +172,42 @@ __global__ void integerArithmeticKernel(const T *a, StridedMap ma, const T *b,
   }
 }
 
+/// `-v` (or `|v|` with `abs`): integers wrap around (two's complement, the
+/// minimum maps to itself); f16 / bf16 go through f32, where both are exact.
+template <typename T>
+__device__ __forceinline__ T negOrAbs(T v, bool abs) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    T neg = static_cast<T>(U{0} - static_cast<U>(v));
+    return abs && v >= 0 ? v : neg;
+  } else {
+    float f = toF32(v);
+    return fromF32<T>(abs ? fabsf(f) : -f);
+  }
+}
+
+template <typename T>
+__global__ void signKernel(const T *x, T *y, int64_t n, bool abs) {
+  CKPT_GRID_LOOP(i, n) { y[i] = negOrAbs(x[i], abs); }
+}
+
+/// `lhs < rhs ? lhs : rhs` (`takeMin`) or `lhs > rhs ? lhs : rhs`, NaN where
+/// either float operand is NaN: the host kernels' minimum / maximum.
+template <typename T>
+__global__ void extremumKernel(const T *a, StridedMap ma, const T *b,
+                               StridedMap mb, T *out, int64_t n, bool takeMin) {
+  CKPT_GRID_LOOP(i, n) {
+    T u = a[ma.offset(i)], v = b[mb.offset(i)];
+    auto x = cmpValue(u), y = cmpValue(v);
+    T r = (takeMin ? x < y : x > y) ? u : v;
+    if constexpr (!std::is_integral_v<T>) {
+      if (x != x || y != y)
+        r = fromF32<T>(__int_as_float(0x7fc00000));
+    }
+    out[i] = r;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Host helpers
 //===----------------------------------------------------------------------===//
@@ -247,6 +284,51 @@ void launchTriangle(CudaExecContext &ctx, TensorList operands,
     using U = decltype(tag);
     triangleKernel<U><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
         x.as<const U>(), y.as<U>(), n, rows, cols, k, lower);
+  });
+  CKPT_LAUNCH_CHECK(ctx, name);
+}
+
+/// Calls `body(T{})` with T the C++ type of a float or signed integer
+/// `type` (f32, f16, bf16, i32, i64).
+template <typename Body>
+void dispatchNumeric(DType type, const char *what, Body body) {
+  switch (type) {
+  case DType::I32: body(int32_t{}); return;
+  case DType::I64: body(int64_t{}); return;
+  default: dispatchFloat(type, what, body);
+  }
+}
+
+void launchSign(CudaExecContext &ctx, TensorList operands, TensorList results,
+                bool abs, const char *name) {
+  const Tensor &x = get(operands, 0, "input"), &y = get(results, 0, "result");
+  requireSameType(x, y, name);
+  requireSameShape(x, y, name);
+  int64_t n = x.numel();
+  if (n == 0)
+    return;
+  dispatchNumeric(x.dtype, name, [&](auto tag) {
+    using T = decltype(tag);
+    signKernel<T><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(x.as<const T>(),
+                                                            y.as<T>(), n, abs);
+  });
+  CKPT_LAUNCH_CHECK(ctx, name);
+}
+
+void launchExtremum(CudaExecContext &ctx, TensorList operands,
+                    TensorList results, bool takeMin, const char *name) {
+  const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
+  const Tensor &r = get(results, 0, "result");
+  requireSameType(a, r, name);
+  requireSameType(b, r, name);
+  StridedMap ma = broadcastMap(a, r, "lhs"), mb = broadcastMap(b, r, "rhs");
+  int64_t n = r.numel();
+  if (n == 0)
+    return;
+  dispatchNumeric(r.dtype, name, [&](auto tag) {
+    using T = decltype(tag);
+    extremumKernel<T><<<gridFor(n), kBlock, 0, streamOf(ctx)>>>(
+        a.as<const T>(), ma, b.as<const T>(), mb, r.as<T>(), n, takeMin);
   });
   CKPT_LAUNCH_CHECK(ctx, name);
 }
@@ -379,6 +461,26 @@ void logical_and(CudaExecContext &ctx, TensorList operands, TensorList results,
 void logical_or(CudaExecContext &ctx, TensorList operands, TensorList results,
                 const Attrs &, const Tensor &) {
   launchLogical(ctx, operands, results, 2, "logical_or");
+}
+
+void neg(CudaExecContext &ctx, TensorList operands, TensorList results,
+         const Attrs &, const Tensor &) {
+  launchSign(ctx, operands, results, /*abs=*/false, "neg");
+}
+
+void abs(CudaExecContext &ctx, TensorList operands, TensorList results,
+         const Attrs &, const Tensor &) {
+  launchSign(ctx, operands, results, /*abs=*/true, "abs");
+}
+
+void minimum(CudaExecContext &ctx, TensorList operands, TensorList results,
+             const Attrs &, const Tensor &) {
+  launchExtremum(ctx, operands, results, /*takeMin=*/true, "minimum");
+}
+
+void maximum(CudaExecContext &ctx, TensorList operands, TensorList results,
+             const Attrs &, const Tensor &) {
+  launchExtremum(ctx, operands, results, /*takeMin=*/false, "maximum");
 }
 
 void tril(CudaExecContext &ctx, TensorList operands, TensorList results,

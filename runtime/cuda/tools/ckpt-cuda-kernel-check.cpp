@@ -780,6 +780,33 @@ std::vector<Case> cases() {
          {mask({300})},
          {typed(DType::I1, {300})},
          {}});
+    // Relative-position buckets: neg / abs on integers and floats,
+    // minimum / maximum broadcasting on both.
+    add({"neg-i64",
+         hk::neg,
+         dk::neg,
+         {index({300}, 1000)},
+         {typed(DType::I64, {300})},
+         {}});
+    add({"abs-f32", hk::abs, dk::abs, {f({257})}, {f({257})}, {}});
+    add({"abs-i32",
+         hk::abs,
+         dk::abs,
+         {index({300}, 50, DType::I32)},
+         {typed(DType::I32, {300})},
+         {}});
+    add({"minimum-i64",
+         hk::minimum,
+         dk::minimum,
+         {index({40, 1}, 9), index({1, 33}, 9)},
+         {typed(DType::I64, {40, 33})},
+         {}});
+    add({"maximum-f32",
+         hk::maximum,
+         dk::maximum,
+         {f({7, 1}), f({1, 33})},
+         {f({7, 33})},
+         {}});
     add({"tril",
          hk::tril,
          dk::tril,

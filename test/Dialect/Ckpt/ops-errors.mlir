@@ -218,10 +218,10 @@ func.func @mul_element_type(%a0: tensor<4x8xf32>, %a1: tensor<4x8xf16>) {
 
 // -----
 
-// neg: a float tensor is required.
-func.func @neg_integer(%a0: tensor<4x8xi32>) {
-  // expected-error @+1 {{'ckpt.neg' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4x8xi32>'}}
-  %0 = ckpt.neg fwd %a0 : tensor<4x8xi32>
+// neg: a float, i32 or i64 tensor is required (i1 has no negation).
+func.func @neg_i1(%a0: tensor<4x8xi1>) {
+  // expected-error @+1 {{'ckpt.neg' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4x8xi1>'}}
+  %0 = ckpt.neg fwd %a0 : tensor<4x8xi1>
   return
 }
 
@@ -465,6 +465,62 @@ func.func @hardswish_result_type(%x: tensor<4xf32>) {
 func.func @sin_integer(%x: tensor<4xi32>) {
   // expected-error @+1 {{'ckpt.sin' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values}}
   %0 = ckpt.sin fwd %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+// abs: f32, f16, bf16, i32 or i64; not i1.
+func.func @abs_i1(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'ckpt.abs' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values}}
+  %0 = ckpt.abs fwd %x : tensor<4xi1>
+  return
+}
+
+// -----
+
+// abs: the result has the input's type (no widening of i32 to i64).
+func.func @abs_result_type(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ckpt.abs' op requires the same type for all operands and results}}
+  %0 = "ckpt.abs"(%x) <{phase = 0 : i32}> : (tensor<4xi32>) -> tensor<4xi64>
+  return
+}
+
+
+// -----
+
+// minimum: operand shapes must broadcast.
+func.func @minimum_broadcast(%a0: tensor<4x8xi64>, %a1: tensor<4xi64>) {
+  // expected-error @+1 {{'ckpt.minimum' op operand shapes 4x8 and 4 are not broadcast-compatible}}
+  %0 = ckpt.minimum fwd %a0, %a1 : tensor<4x8xi64>, tensor<4xi64> -> tensor<4x8xi64>
+  return
+}
+
+// -----
+
+// maximum: element types agree (no i32 / i64 promotion).
+func.func @maximum_element_type(%a0: tensor<4x8xi64>, %a1: tensor<4x8xi32>) {
+  // expected-error @+1 {{'ckpt.maximum' op requires matching element types, but got 'i64' and 'i32'}}
+  %0 = ckpt.maximum fwd %a0, %a1 : tensor<4x8xi64>, tensor<4x8xi32> -> tensor<4x8xi64>
+  return
+}
+
+// -----
+
+// maximum: the result has the broadcast shape.
+func.func @maximum_result_shape(%a0: tensor<4x1xf32>, %a1: tensor<8xf32>) {
+  // expected-error @+1 {{'ckpt.maximum' op expects a result (the broadcast shape) of shape 4x8, got 4x1}}
+  %0 = ckpt.maximum fwd %a0, %a1 : tensor<4x1xf32>, tensor<8xf32> -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+// minimum: no i1 operands (torch.minimum of bools is a logical and; use
+// ckpt.logical_and).
+func.func @minimum_i1(%a0: tensor<4xi1>, %a1: tensor<4xi1>) {
+  // expected-error @+1 {{'ckpt.minimum' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values}}
+  %0 = ckpt.minimum fwd %a0, %a1 : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   return
 }
 

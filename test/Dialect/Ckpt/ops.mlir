@@ -453,6 +453,44 @@ func.func @hard_activations(%x: tensor<4x8xf32>, %dy: tensor<4x8xf32>, %h: tenso
 
 // -----
 
+// abs on floats and integers, neg on integers (T5's relative-position
+// buckets): operand and result of one type.
+// CHECK-LABEL: func.func @abs_neg_integers(
+//  CHECK-SAME:     %[[I:[^:]+]]: tensor<4x8xi64>, %[[J:[^:]+]]: tensor<3xi32>, %[[F:[^:]+]]: tensor<2xbf16>)
+//   CHECK:      %[[V0:[^ ,:]+]] = ckpt.abs fwd %[[I]] : tensor<4x8xi64>
+//   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.abs bwd %[[J]] : tensor<3xi32>
+//   CHECK-NEXT: %[[V2:[^ ,:]+]] = ckpt.abs fwd %[[F]] : tensor<2xbf16>
+//   CHECK-NEXT: %[[V3:[^ ,:]+]] = ckpt.neg fwd %[[I]] : tensor<4x8xi64>
+//   CHECK-NEXT: %[[V4:[^ ,:]+]] = ckpt.neg opt %[[J]] : tensor<3xi32>
+//   CHECK-NEXT: return %[[V0]], %[[V1]], %[[V2]], %[[V3]], %[[V4]] :
+func.func @abs_neg_integers(%i: tensor<4x8xi64>, %j: tensor<3xi32>, %f: tensor<2xbf16>) -> (tensor<4x8xi64>, tensor<3xi32>, tensor<2xbf16>, tensor<4x8xi64>, tensor<3xi32>) {
+  %0 = ckpt.abs fwd %i : tensor<4x8xi64>
+  %1 = ckpt.abs bwd %j : tensor<3xi32>
+  %2 = ckpt.abs fwd %f : tensor<2xbf16>
+  %3 = ckpt.neg fwd %i : tensor<4x8xi64>
+  %4 = ckpt.neg opt %j : tensor<3xi32>
+  return %0, %1, %2, %3, %4 : tensor<4x8xi64>, tensor<3xi32>, tensor<2xbf16>, tensor<4x8xi64>, tensor<3xi32>
+}
+
+// -----
+
+// minimum / maximum: numpy broadcasting (a rank-0 operand, 4x1 against 1x8)
+// on i64, i32 and f16.
+// CHECK-LABEL: func.func @minimum_maximum(
+//  CHECK-SAME:     %[[A:[^:]+]]: tensor<4x8xi64>, %[[S:[^:]+]]: tensor<i64>, %[[C:[^:]+]]: tensor<4x1xi32>, %[[D:[^:]+]]: tensor<1x8xi32>, %[[H:[^:]+]]: tensor<8xf16>)
+//   CHECK:      %[[V0:[^ ,:]+]] = ckpt.minimum fwd %[[A]], %[[S]] : tensor<4x8xi64>, tensor<i64> -> tensor<4x8xi64>
+//   CHECK-NEXT: %[[V1:[^ ,:]+]] = ckpt.maximum bwd %[[C]], %[[D]] : tensor<4x1xi32>, tensor<1x8xi32> -> tensor<4x8xi32>
+//   CHECK-NEXT: %[[V2:[^ ,:]+]] = ckpt.maximum fwd %[[H]], %[[H]] : tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>
+//   CHECK-NEXT: return %[[V0]], %[[V1]], %[[V2]] :
+func.func @minimum_maximum(%a: tensor<4x8xi64>, %s: tensor<i64>, %c: tensor<4x1xi32>, %d: tensor<1x8xi32>, %h: tensor<8xf16>) -> (tensor<4x8xi64>, tensor<4x8xi32>, tensor<8xf16>) {
+  %0 = ckpt.minimum fwd %a, %s : tensor<4x8xi64>, tensor<i64> -> tensor<4x8xi64>
+  %1 = ckpt.maximum bwd %c, %d : tensor<4x1xi32>, tensor<1x8xi32> -> tensor<4x8xi32>
+  %2 = ckpt.maximum fwd %h, %h : tensor<8xf16>, tensor<8xf16> -> tensor<8xf16>
+  return %0, %1, %2 : tensor<4x8xi64>, tensor<4x8xi32>, tensor<8xf16>
+}
+
+// -----
+
 // softmax / log_softmax: any axis below the rank.
 // CHECK-LABEL: func.func @softmax(
 //  CHECK-SAME:     %[[X:[^:]+]]: tensor<2x4x8xf32>, %[[Y:[^:]+]]: tensor<8xbf16>)

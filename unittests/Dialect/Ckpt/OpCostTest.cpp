@@ -532,6 +532,46 @@ TEST_F(OpCostTest, SinCos) {
   EXPECT_FALSE(cosView);
 }
 
+TEST_F(OpCostTest, AbsAndIntegerNeg) {
+  // One FLOP per element on floats and integers alike; bytes at the element
+  // size (i64: 8, i32: 4, f16: 2).
+  auto [absI, absIView] = unaryCost("abs", "tensor<4x16xi64>");
+  EXPECT_EQ(absI.flops, 4 * 16);
+  EXPECT_EQ(absI.bytesRead, 4 * 16 * 8);
+  EXPECT_EQ(absI.bytesWritten, 4 * 16 * 8);
+  EXPECT_EQ(absI.workspaceBytes, 0);
+  EXPECT_FALSE(absIView);
+  auto [absF, absFView] = unaryCost("abs", "tensor<3x5xf16>");
+  EXPECT_EQ(absF.flops, 3 * 5);
+  EXPECT_EQ(absF.bytesRead, 3 * 5 * 2);
+  EXPECT_EQ(absF.bytesWritten, 3 * 5 * 2);
+  EXPECT_FALSE(absFView);
+  auto [neg, negView] = unaryCost("neg", "tensor<7xi32>");
+  EXPECT_EQ(neg.flops, 7);
+  EXPECT_EQ(neg.bytesRead, 7 * 4);
+  EXPECT_EQ(neg.bytesWritten, 7 * 4);
+  EXPECT_FALSE(negView);
+}
+
+TEST_F(OpCostTest, MinimumMaximumBroadcast) {
+  // One comparison per result element; each operand read once at its own
+  // size: minimum reads 4*8 + 1 i64 elements (rank-0 rhs), maximum reads
+  // 3*1*8 + 5*8 f32 elements for a 3x5x8 result.
+  auto [mn, mnView] = binaryCost("minimum", "tensor<4x8xi64>", "tensor<i64>",
+                                 "tensor<4x8xi64>");
+  EXPECT_EQ(mn.flops, 4 * 8);
+  EXPECT_EQ(mn.bytesRead, (4 * 8 + 1) * 8);
+  EXPECT_EQ(mn.bytesWritten, 4 * 8 * 8);
+  EXPECT_EQ(mn.workspaceBytes, 0);
+  EXPECT_FALSE(mnView);
+  auto [mx, mxView] = binaryCost("maximum", "tensor<3x1x8xf32>",
+                                 "tensor<5x8xf32>", "tensor<3x5x8xf32>");
+  EXPECT_EQ(mx.flops, 3 * 5 * 8);
+  EXPECT_EQ(mx.bytesRead, (3 * 8 + 5 * 8) * 4);
+  EXPECT_EQ(mx.bytesWritten, 3 * 5 * 8 * 4);
+  EXPECT_FALSE(mxView);
+}
+
 //===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//

@@ -71,7 +71,7 @@ private:
 /// elements at its own position.
 static bool isElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
-             TanhOp, SinOp, CosOp, PowOp, ConvertOp, ReluOp, SigmoidOp, SiluOp,
+             TanhOp, SinOp, CosOp, AbsOp, MinimumOp, MaximumOp, PowOp, ConvertOp, ReluOp, SigmoidOp, SiluOp,
              GeluOp, ReluGradOp, SigmoidGradOp, TanhGradOp, SiluGradOp,
              GeluGradOp, ClampOp, ClampGradOp, HardswishOp, HardswishGradOp,
              HardsigmoidOp, HardsigmoidGradOp, DropoutOp, DropoutGradOp>(op);

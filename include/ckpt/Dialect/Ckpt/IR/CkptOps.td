@@ -39,6 +39,10 @@ def Ckpt_BoundedTensors : NativeOpTrait<"BoundedTensors"> {
   let cppNamespace = "::mlir::ckpt";
 }
 
+/// A float or signed integer tensor: the operands of the elementwise ops that
+/// are defined on both (`neg`, `abs`, `minimum`, `maximum`).
+def Ckpt_NumericTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64]>;
+
 //===----------------------------------------------------------------------===//
 // Base classes
 //===----------------------------------------------------------------------===//
@@ -51,20 +55,27 @@ class Ckpt_Op<string mnemonic, list<Trait> traits = [], bit isViewLike = 0,
           DeclareOpInterfaceMethods<Ckpt_CostOpInterface,
               !listconcat(!if(isViewLike, ["isView"], []), extraCostMethods)>])>;
 
-/// `y = f(x)` elementwise, `flops` FLOPs per element.
-class Ckpt_UnaryOp<string mnemonic, int flops, string formula>
+/// `y = f(x)` elementwise, `flops` FLOPs per element. With `integers` the op
+/// also takes i32 and i64 tensors, on which it wraps around (two's
+/// complement, as PyTorch's integer kernels).
+class Ckpt_UnaryOp<string mnemonic, int flops, string formula,
+                   bit integers = 0>
     : Ckpt_Op<mnemonic, [SameOperandsAndResultType]> {
   let summary = "elementwise " # formula;
   let description = [{
-    Computes `}] # formula # [{` elementwise. Cost: }] # flops #
+    Computes `}] # formula # [{` elementwise}] #
+    !if(integers, [{ on f32, f16, bf16, i32 or i64 tensors; on integers it
+    wraps around (two's complement), so the minimum value maps to itself as
+    in PyTorch}], "") # [{. Cost: }] # flops #
     [{ FLOP(s) per element; reads the input and writes the result once.
 
     ```mlir
     %y = ckpt.}] # mnemonic # [{ fwd %x : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$input);
-  let results = (outs Ckpt_FloatTensor:$result);
+  let arguments = (ins Ckpt_Phase:$phase,
+      !if(integers, Ckpt_NumericTensor, Ckpt_FloatTensor):$input);
+  let results = (outs !if(integers, Ckpt_NumericTensor, Ckpt_FloatTensor):$result);
   let assemblyFormat = "$phase $input attr-dict `:` type($result)";
   let extraClassDefinition = [{
     ::mlir::ckpt::OpCost $cppClass::getCost() {
@@ -215,7 +226,10 @@ def Ckpt_SubOp : Ckpt_BinaryOp<"sub", "lhs - rhs", /*integers=*/1>;
 def Ckpt_MulOp : Ckpt_BinaryOp<"mul", "lhs * rhs", /*integers=*/1>;
 def Ckpt_DivOp : Ckpt_BinaryOp<"div", "lhs / rhs">;
 
-def Ckpt_NegOp : Ckpt_UnaryOp<"neg", 1, "-x">;
+def Ckpt_NegOp : Ckpt_UnaryOp<"neg", 1, "-x", /*integers=*/1>;
+// Absolute value (T5's relative-position buckets): clears the sign bit of a
+// float (NaN included), wraps on the integer minimum.
+def Ckpt_AbsOp : Ckpt_UnaryOp<"abs", 1, "|x|", /*integers=*/1>;
 def Ckpt_ExpOp : Ckpt_UnaryOp<"exp", 1, "exp(x)">;
 def Ckpt_LogOp : Ckpt_UnaryOp<"log", 1, "log(x)">;
 def Ckpt_SqrtOp : Ckpt_UnaryOp<"sqrt", 1, "sqrt(x)">;
@@ -226,6 +240,46 @@ def Ckpt_TanhOp : Ckpt_UnaryOp<"tanh", 1, "tanh(x)">;
 // the other transcendental functions.
 def Ckpt_SinOp : Ckpt_UnaryOp<"sin", 1, "sin(x)">;
 def Ckpt_CosOp : Ckpt_UnaryOp<"cos", 1, "cos(x)">;
+
+/// `z = lhs < rhs ? lhs : rhs` (or `>`) elementwise with numpy broadcasting,
+/// on float and signed integer tensors; NaN propagates.
+class Ckpt_ExtremumOp<string mnemonic, string formula, string cmp>
+    : Ckpt_Op<mnemonic> {
+  let summary = "elementwise " # formula # " with numpy broadcasting";
+  let description = [{
+    Computes `}] # formula # [{` elementwise, as `torch.}] # mnemonic #
+    [{`: the operand shapes broadcast numpy-style to the result shape and all
+    element types agree (f32, f16, bf16, i32 or i64). On floats the result is
+    NaN where either operand is NaN, otherwise `lhs }] # cmp #
+    [{ rhs ? lhs : rhs`, so of two zeros of opposite sign `rhs` is taken (what
+    PyTorch's vectorized CPU kernel does). Cost: 1 FLOP (one comparison) per
+    result element; reads both operands once, writes the result once.
+
+    ```mlir
+    %z = ckpt.}] # mnemonic # [{ fwd %a, %b : tensor<4x8xi64>, tensor<i64> -> tensor<4x8xi64>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_NumericTensor:$lhs,
+                       Ckpt_NumericTensor:$rhs);
+  let results = (outs Ckpt_NumericTensor:$result);
+  let assemblyFormat = [{
+    $phase $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ckpt::verifyBroadcastBinaryOp(getOperation());
+    }
+    ::mlir::ckpt::OpCost $cppClass::getCost() {
+      return ::mlir::ckpt::getElementwiseCost(getOperation(), 1);
+    }
+  }];
+}
+
+// Elementwise minimum and maximum (T5 clamps its relative-position buckets
+// with torch.min / torch.max of two tensors).
+def Ckpt_MinimumOp : Ckpt_ExtremumOp<"minimum", "min(lhs, rhs)", "<">;
+def Ckpt_MaximumOp : Ckpt_ExtremumOp<"maximum", "max(lhs, rhs)", ">">;
 
 def Ckpt_PowOp : Ckpt_Op<"pow", [SameOperandsAndResultType]> {
   let summary = "elementwise power by a scalar exponent";

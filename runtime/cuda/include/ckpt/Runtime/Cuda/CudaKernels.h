@@ -32,7 +32,6 @@
   X(sub)                                                                       \
   X(mul)                                                                       \
   X(div)                                                                       \
-  X(neg)                                                                       \
   X(exp)                                                                       \
   X(log)                                                                       \
   X(sqrt)                                                                      \
@@ -90,7 +89,7 @@
   X(concat)                                                                    \
   X(embedding)                                                                 \
   X(embedding_grad)                                                            \
-  /* Masks and position ids (Masks.cu) */                                      \
+  /* Masks, position ids and relative-position buckets (Masks.cu) */          \
   X(iota)                                                                      \
   X(compare)                                                                   \
   X(select)                                                                    \
@@ -101,6 +100,10 @@
   X(triu)                                                                      \
   X(pad)                                                                       \
   X(gather)                                                                    \
+  X(neg)                                                                       \
+  X(abs)                                                                       \
+  X(minimum)                                                                   \
+  X(maximum)                                                                   \
   /* Attention (Attention.cu) */                                               \
   X(attention)                                                                 \
   X(attention_grad)                                                            \
