@@ -1036,36 +1036,6 @@ class _Lowering:
             return NotImplemented
         self._set(n, self.emit1("select", [c, t, f], shp, dt))
 
-    def op_eq_Scalar(self, n, a):
-        return self._compare(n, "eq")
-
-    op_eq_Tensor = op_eq_Scalar
-
-    def op_ne_Scalar(self, n, a):
-        return self._compare(n, "ne")
-
-    op_ne_Tensor = op_ne_Scalar
-
-    def op_lt_Scalar(self, n, a):
-        return self._compare(n, "lt")
-
-    op_lt_Tensor = op_lt_Scalar
-
-    def op_le_Scalar(self, n, a):
-        return self._compare(n, "le")
-
-    op_le_Tensor = op_le_Scalar
-
-    def op_gt_Scalar(self, n, a):
-        return self._compare(n, "gt")
-
-    op_gt_Tensor = op_gt_Scalar
-
-    def op_ge_Scalar(self, n, a):
-        return self._compare(n, "ge")
-
-    op_ge_Tensor = op_ge_Scalar
-
     def _extremum(self, n, op):
         shp, dt = self.meta(n)
         l, r = self.val(n.args[0]), self.val(n.args[1])
@@ -1889,6 +1859,15 @@ class _Lowering:
 
     def op__scaled_dot_product_efficient_attention_backward_default(self, n, a):
         return self._sdpa_bwd(n, a)
+
+
+# aten.{eq,ne,lt,le,gt,ge}.{Scalar,Tensor} -> ckpt.compare with that predicate
+for _pred in ("eq", "ne", "lt", "le", "gt", "ge"):
+    def _lower_compare(self, n, a, _pred=_pred):
+        return self._compare(n, _pred)
+    setattr(_Lowering, f"op_{_pred}_Scalar", _lower_compare)
+    setattr(_Lowering, f"op_{_pred}_Tensor", _lower_compare)
+del _pred
 
 
 def lower(cap: Capture, name: str = "step") -> ExportResult:

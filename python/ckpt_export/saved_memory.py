@@ -188,14 +188,15 @@ def measure(name: str, spec, ckpt_opt: Optional[str] = None, detail: bool = Fals
         plan = plan_at_half(path, ckpt_opt)
     if detail:  # what differs, by (bytes, dtype): the items docs/exporter.md explains
         from collections import Counter
+        ckpt_items = graph_saved_values(res.graph)
         t = Counter((b, dt) for b, dt, _, _ in torch_items)
-        c = Counter((b, dt) for b, dt, _, _ in graph_saved_values(res.graph))
+        c = Counter((b, dt) for b, dt, _, _ in ckpt_items)
         for key in sorted(set(t) | set(c), key=lambda k: (-k[0], k[1])):
             if t[key] != c[key]:
                 print(f"  {key[0]:>10d} B {key[1]:4s}  PyTorch x{t[key]} "
                       f"{sorted({(g, tuple(sh)) for b, dt, sh, g in torch_items if (b, dt) == key})}  "
                       f"ckpt x{c[key]} "
-                      f"{sorted({(op, tuple(sh)) for b, dt, sh, op in graph_saved_values(res.graph) if (b, dt) == key})}")
+                      f"{sorted({(op, tuple(sh)) for b, dt, sh, op in ckpt_items if (b, dt) == key})}")
     return SavedBytes(name, tb, ts, cb, cc, sum(res.opaque.values()), plan, cross_entropy_lse_bytes(res.graph))
 
 

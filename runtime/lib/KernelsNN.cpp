@@ -16,6 +16,30 @@
 
 using namespace ckpt::rt::detail;
 
+void ckpt::rt::attentionMaskStrides(const Tensor &mask, const int64_t scores[4],
+                                    int64_t strides[4], const char *op) {
+  auto mismatch = [&] {
+    fail(std::string(op) + ": mask " + shapeString(mask) +
+         " does not broadcast to the scores' shape [" +
+         std::to_string(scores[0]) + ", " + std::to_string(scores[1]) + ", " +
+         std::to_string(scores[2]) + ", " + std::to_string(scores[3]) + "]");
+  };
+  if (mask.rank > 4)
+    mismatch();
+  int lead = 4 - mask.rank;
+  int64_t stride = 1;
+  for (int d = 3; d >= 0; --d) {
+    strides[d] = 0;
+    if (d < lead)
+      continue;
+    int64_t extent = mask.shape[d - lead];
+    if (extent != 1 && extent != scores[d])
+      mismatch();
+    strides[d] = extent == 1 ? 0 : stride;
+    stride *= extent;
+  }
+}
+
 namespace ckpt::rt::kernels {
 
 namespace {
@@ -485,23 +509,7 @@ AttentionMask attentionMask(const Tensor *mask, const AttentionShape &s,
   if (!mask)
     return m;
   int64_t full[4] = {s.b, s.h, s.s, s.skv};
-  if (mask->rank > 4)
-    fail(std::string(name) + ": mask " + shapeString(*mask) +
-         " does not broadcast to the scores' shape");
-  int lead = 4 - mask->rank;
-  int64_t stride = 1;
-  for (int d = 3; d >= 0; --d) {
-    if (d < lead)
-      continue;
-    int64_t extent = mask->shape[d - lead];
-    if (extent != 1 && extent != full[d])
-      fail(std::string(name) + ": mask " + shapeString(*mask) +
-           " does not broadcast to the scores' shape [" + std::to_string(s.b) +
-           ", " + std::to_string(s.h) + ", " + std::to_string(s.s) + ", " +
-           std::to_string(s.skv) + "]");
-    m.stride[d] = extent == 1 ? 0 : stride;
-    stride *= extent;
-  }
+  attentionMaskStrides(*mask, full, m.stride, name);
   if (mask->dtype == DType::I1)
     m.keep = mask->as<uint8_t>();
   else if (mask->dtype == DType::F32)

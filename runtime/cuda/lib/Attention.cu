@@ -439,21 +439,7 @@ void setAttentionMask(AttnParams &a, const Tensor *mask, const Tensor &q,
   if (!mask)
     return;
   int64_t full[4] = {a.B, a.H, a.S, a.Skv};
-  if (mask->rank > 4)
-    fail(std::string(name) + ": mask " + shapeString(*mask) +
-         " does not broadcast to the scores' shape");
-  int lead = 4 - mask->rank;
-  int64_t stride = 1;
-  for (int d = 3; d >= lead; --d) {
-    int64_t extent = mask->shape[d - lead];
-    if (extent != 1 && extent != full[d])
-      fail(std::string(name) + ": mask " + shapeString(*mask) +
-           " does not broadcast to the scores' shape [" + std::to_string(a.B) +
-           ", " + std::to_string(a.H) + ", " + std::to_string(a.S) + ", " +
-           std::to_string(a.Skv) + "]");
-    a.maskStride[d] = extent == 1 ? 0 : stride;
-    stride *= extent;
-  }
+  attentionMaskStrides(*mask, full, a.maskStride, name);
   if (mask->dtype == DType::I1)
     a.maskKind = 2;
   else if (mask->dtype == q.dtype)

@@ -66,6 +66,13 @@ IotaParams iotaParams(const Attrs &attrs, const Tensor &result);
 const int64_t *padLow(const Tensor &input, const Tensor &result,
                       const Attrs &attrs);
 
+/// Element strides of an attention `mask` broadcast, right-aligned, to the
+/// scores' shape `scores` = {B, H, S, Skv}: 0 along the dimensions it
+/// broadcasts, including those it lacks; throws KernelError naming `op` when
+/// it does not broadcast. Shared by host and device.
+void attentionMaskStrides(const Tensor &mask, const int64_t scores[4],
+                          int64_t strides[4], const char *op);
+
 /// Checks a `gather` call (an i64 index of the input's rank, sizes at most
 /// the input's off `dim`, the result of the index's shape and the input's
 /// element type) and returns `dim`. Shared by host and device.
