@@ -12,7 +12,18 @@ requirements=python/requirements-torch.txt
 want=$(sha256sum "$requirements" | cut -d' ' -f1)
 stamp="$venv/.ckpt-requirements.sha256"
 
+# The project's own packages (ckpt_export, ckpt_torch, ckpt_graphs) are
+# installed into the environment as this checkout's python/ directory (a .pth
+# file, as an editable install would): rewritten on every run, so the
+# environment follows the checkout that ran this script last.
+install_project() {
+  local site
+  site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  echo "$(pwd)/python" > "$site/ckpt-opt.pth"
+}
+
 if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  install_project
   echo "install-torch: $venv is current" >&2
   echo "$venv/bin/python"
   exit 0
@@ -25,6 +36,7 @@ mkdir -p "$(dirname "$venv")"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
   --no-deps --only-binary=:all: -r "$requirements" >&2
 "$venv/bin/python" -c 'import torch, torchvision, transformers' >&2
+install_project
 echo "$want" > "$stamp"
 echo "install-torch: installed into $venv in $(( $(date +%s) - start )) s ($(du -sh "$venv" | cut -f1))" >&2
 echo "$venv/bin/python"

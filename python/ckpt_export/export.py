@@ -98,6 +98,10 @@ class ExportResult:
     opaque: Counter = field(default_factory=Counter)          # aten name -> count (after DCE)
     opaque_impls: Dict[str, Callable] = field(default_factory=dict)  # node id -> fn(*tensors)
     capture: Optional[Capture] = None
+    # fx node name -> the ckpt value ids that hold its result (one per tensor
+    # of a tuple; a lazily transposed view: the value it views). Nodes that
+    # became no value of their own (fused masks, constants) are absent.
+    fx_values: Dict[str, List[Optional[str]]] = field(default_factory=dict)
 
     @property
     def nodes(self):
@@ -431,6 +435,16 @@ class _Lowering:
         self._schedule()
         for nd in self.nodes:
             nd.pop("_fx", None)
+        self.fx_values = {}
+        for fx_node, v in self.env.items():
+            vals = v if isinstance(v, list) else [v]
+            # a transposed view made a buffer is that buffer; else the viewed value
+            ids = [(x.materialized or x.value) if isinstance(x, _LazyPerm) else x if isinstance(x, str) else None
+                   for x in vals]
+            # a norm statistic as PyTorch shapes it is read as the ckpt statistic
+            ids = [self.stat_src.get(i, i) if i is not None else None for i in ids]
+            if any(i is not None for i in ids):
+                self.fx_values[fx_node.name] = ids
         return {"format": "ckpt-graph", "version": 1, "name": self.name,
                 "inputs": self.inputs, "nodes": self.nodes, "outputs": outputs,
                 "producer": {"tool": "ckpt_export", "torch": torch.__version__}}
@@ -1877,7 +1891,7 @@ def lower(cap: Capture, name: str = "step") -> ExportResult:
     for nm, cnt in sorted(opaque.items()):
         warnings.warn(f"ckpt_export: {cnt} x {nm} has no ckpt equivalent; exported as an opaque op",
                       stacklevel=3)
-    return ExportResult(graph, opaque, low.opaque_impls, cap)
+    return ExportResult(graph, opaque, low.opaque_impls, cap, low.fx_values)
 
 
 def export(model: torch.nn.Module, example_inputs: Sequence[torch.Tensor], path: Optional[str] = None,

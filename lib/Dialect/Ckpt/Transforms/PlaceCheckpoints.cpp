@@ -11,6 +11,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/PlanDecisions.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/Budget.h"
 #include "ckpt/Remat/ExactSolvers.h"
@@ -23,6 +24,7 @@
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::ckpt {
@@ -390,6 +392,19 @@ void PlaceCheckpointsPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal())
     return;
+  if (!decisions.empty()) {
+    auto module = func->getParentOfType<ModuleOp>();
+    int64_t bodies = 0;
+    for (auto other : module.getOps<func::FuncOp>())
+      bodies += other.isExternal() ? 0 : 1;
+    if (bodies != 1) {
+      emitError(func.getLoc())
+          << "ckpt-place-checkpoints: decisions= writes the plan of one "
+             "function, but the module has "
+          << bodies << " functions with a body";
+      return signalPassFailure();
+    }
+  }
   std::string error;
   std::optional<remat::Budget> parsedBudget;
   if (!budget.empty() && !(parsedBudget = remat::parseBudget(budget, error))) {
@@ -458,6 +473,9 @@ void PlaceCheckpointsPass::runOnOperation() {
     return signalPassFailure();
   }
 
+  std::optional<PlanDecisions> decided;
+  if (!decisions.empty())
+    decided = computePlanDecisions(func, *problem, schedule);
   int64_t recomputedOps = materializeSchedule(func, *problem, schedule);
   numRecomputed += recomputedOps;
   // Independent check: simulate the rewritten IR and take its peak in the
@@ -475,9 +493,34 @@ void PlaceCheckpointsPass::runOnOperation() {
         << ", the plan promised " << plan.peakBytes;
     return signalPassFailure();
   }
+  double overhead =
+      plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
+  if (decided) {
+    PlanFigures figures;
+    figures.strategy = strategy;
+    figures.objective = objective;
+    figures.scope = budgetScope;
+    figures.budgetBytes = limit;
+    figures.budgetText = budget;
+    figures.noRecomputePeakBytes = baseline.peakBytes;
+    figures.peakBytes = checked.bytes;
+    figures.overhead = overhead;
+    figures.recomputedOps = recomputedOps;
+    figures.engineNote = engineNote;
+    // Written to a temporary file that replaces `decisions` once complete.
+    llvm::Error written =
+        llvm::writeToOutput(decisions, [&](llvm::raw_ostream &os) {
+          printPlanDecisionsJson(func.getSymName(), figures, *decided, os);
+          return llvm::Error::success();
+        });
+    if (written) {
+      emitError(func.getLoc())
+          << "ckpt-place-checkpoints: cannot write decisions='" << decisions
+          << "': " << llvm::toString(std::move(written));
+      return signalPassFailure();
+    }
+  }
   if (explain) {
-    double overhead =
-        plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
     emitRemark(func.getLoc())
         << "checkpoint plan: strategy=" << strategy << " peak=" << checked.bytes
         << " (no-recompute " << baseline.peakBytes

@@ -167,7 +167,11 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     in the scope, and what the no-recompute peak is made of (parameters,
     inputs, gradients, activations, temporaries) with the share that
     recomputation can reduce. `explain` emits a remark per function with the
-    plan's figures.
+    plan's figures. `decisions=FILE` also writes the plan as data (JSON,
+    written whole or not at all): its figures, and per value of the step as
+    given whether its forward computation is saved for the backward pass and
+    how often it is computed (docs/checkpointing.md); the `torch.compile`
+    backend (python/ckpt_torch) partitions PyTorch's graph by it.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
@@ -187,6 +191,8 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
            "Time limit of the exact engine (MILP), in seconds">,
     Option<"exactEngines", "exact-engines", "bool", /*default=*/"true",
            "Whether strategy=optimal also runs the exact engines (enumeration, MILP) on small graphs">,
+    Option<"decisions", "decisions", "std::string", /*default=*/"\"\"",
+           "Also write the plan's per-value decisions (saved, computations) as JSON to this file (one function only)">,
   ];
   let statistics = [
     Statistic<"numRecomputed", "recomputed-ops", "Number of recomputed ops">,
