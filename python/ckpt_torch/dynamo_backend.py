@@ -131,8 +131,7 @@ class CkptBackend:
 
     def _inference_compiler(self):
         if self.compiler == "inductor":
-            from torch._inductor.compile_fx import compile_fx_inner
-            return compile_fx_inner
+            return _inductor_compiler
         from functorch.compile import make_boxed_func
         return lambda g, _inputs: make_boxed_func(g.forward)
 
@@ -293,6 +292,28 @@ class CkptBackend:
         except (ExportError, NotImplementedError, KeyError, ValueError) as e:
             raise _NotPlannable(f"the exporter cannot lower it: {e}") from e
         return export, cap
+
+
+def _inductor_compiler(g: torch.fx.GraphModule, inputs):
+    """Inductor on a partitioned graph: the graph is first decomposed with
+    Inductor's table (the planner reads the graph before decomposition, in
+    the ops the exporter maps), then compiled."""
+    from torch._guards import detect_fake_mode
+    from torch._inductor.compile_fx import compile_fx_inner
+    from torch._inductor.decomposition import select_decomp_table
+    from torch.fx.experimental.proxy_tensor import make_fx
+    mode = detect_fake_mode(inputs)
+    with mode if mode is not None else _nullcontext():
+        decomposed = make_fx(g, decomposition_table=select_decomp_table())(*inputs)
+    return compile_fx_inner(decomposed, inputs)
+
+
+class _nullcontext:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
 
 
 class _NotPlannable(Exception):

@@ -346,7 +346,7 @@ def compare_saved(joint: torch.fx.GraphModule, export, decisions, part: Partitio
     by_storage: Dict[object, List[torch.fx.Node]] = {}
     for n in part.saved:
         v = n.meta.get("val")
-        if n.op == "placeholder" or not isinstance(v, torch.Tensor):
+        if n.op in ("placeholder", "get_attr") or not isinstance(v, torch.Tensor):
             continue
         if StorageWeakRef(v.untyped_storage()) in inputs:
             continue  # a view of a parameter or input: in memory anyway

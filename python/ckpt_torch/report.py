@@ -12,6 +12,10 @@ import torch.fx
 
 from .partition import is_alias, op_short_name
 
+# Ops that make constants: recomputing them is not worth a line.
+_CONSTANTS = {"lift_fresh_copy", "lift_fresh", "scalar_tensor", "full", "zeros", "ones", "empty", "arange",
+              "full_like", "zeros_like", "ones_like", "empty_like"}
+
 _DYNAMO_ROOT = re.compile(r"^L\[['\"](?:self|fn|mod|model)['\"]\]\.?")
 
 
@@ -72,7 +76,7 @@ def group_by_scope(nodes: List[torch.fx.Node]) -> List[Tuple[str, List[str], int
     sorted by bytes (largest first). Aliases (views, getitem) are left out."""
     per_scope: "OrderedDict[str, Dict[str, object]]" = OrderedDict()
     for n in nodes:
-        if n.op != "call_function" or is_alias(n):
+        if n.op != "call_function" or is_alias(n) or op_short_name(n) in _CONSTANTS:
             continue
         sc = node_scope(n) or "(top level)"
         e = per_scope.setdefault(sc, {"ops": [], "bytes": 0})
