@@ -31,12 +31,8 @@ if [ -z "$python" ] && [ -n "${BUILD_ONLY:-}" ]; then
   python=/usr/bin/python3
 fi
 if [ -z "$python" ]; then
-  for p in python3 python /opt/conda/bin/python /usr/local/bin/python3 /usr/bin/python3; do
-    if command -v "$p" >/dev/null 2>&1 &&
-       "$p" -c 'import sys, numpy, torch; sys.exit(0 if int(torch.__version__.split(".")[0]) >= 2 and torch.cuda.is_available() else 1)' 2>/dev/null; then
-      python=$p; break
-    fi
-  done
+  NEED_MODULES=numpy
+  . "$root/bench/gpu/find_python.sh"
 fi
 if [ -z "$python" ]; then
   echo "run.sh: no Python with torch >= 2 and CUDA found (set PYTHON)" >&2

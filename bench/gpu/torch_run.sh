@@ -12,15 +12,7 @@ if [ ! -f "$packed" ]; then
   echo "torch_run.sh: no $packed: run bash bench/gpu/torch_prepare.sh here first" >&2
   exit 2
 fi
-python=${PYTHON:-}
-if [ -z "$python" ]; then
-  for p in python3 python /opt/conda/bin/python /usr/local/bin/python3 /usr/bin/python3; do
-    if command -v "$p" >/dev/null 2>&1 &&
-       "$p" -c 'import sys, torch; sys.exit(0 if int(torch.__version__.split(".")[0]) >= 2 and torch.cuda.is_available() else 1)' 2>/dev/null; then
-      python=$p; break
-    fi
-  done
-fi
+. "$root/bench/gpu/find_python.sh"
 if [ -z "$python" ]; then
   echo "torch_run.sh: no Python with torch >= 2 and CUDA found (set PYTHON)" >&2
   exit 2

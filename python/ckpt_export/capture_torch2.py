@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -61,6 +62,56 @@ def _dynamo_settings():
         cfg.ignore_logging_functions.clear()
         cfg.ignore_logging_functions.update(old)
         torch._dynamo.reset()
+
+
+class JointGraphError(RuntimeError):
+    """The joint graph is not one training step that returns a scalar loss."""
+
+
+@dataclass
+class JointSignature:
+    """What the joint graph's placeholders and outputs are."""
+
+    primals: List[Tuple[torch.fx.Node, int]]  # (placeholder, index among the example inputs)
+    tangents: List[torch.fx.Node]
+    loss: torch.fx.Node
+    grad_of: Dict[int, torch.fx.Node]         # example input index -> its gradient
+
+
+def read_joint_signature(joint: torch.fx.GraphModule) -> JointSignature:
+    """Reads the descriptors of AOTAutograd's joint graph (see the module
+    doc); raises JointGraphError unless it is one step with one scalar
+    floating-point loss and plain tensor inputs."""
+    g = joint.graph
+    primals, tangents = [], []
+    for n in g.nodes:
+        if n.op != "placeholder":
+            continue
+        d = n.meta.get("desc")
+        if _desc_name(d) == "PlainAOTInput":
+            primals.append((n, d.idx))
+        elif _desc_name(d).startswith("Tangent"):
+            tangents.append(n)
+        else:
+            raise JointGraphError(f"graph input {n.name} is {_desc_name(d) or 'undescribed'} ({d!r}): only plain "
+                                  "tensors (no tensor subclasses or opaque objects) can be exported")
+    out_node = next(n for n in g.nodes if n.op == "output")
+    results = list(out_node.args[0])
+    descs = out_node.meta.get("desc") or []
+    if len(descs) != len(results):
+        raise JointGraphError("the joint graph's outputs are not described (unsupported torch version?)")
+    plain = [r for r, d in zip(results, descs) if _desc_name(d) == "PlainAOTOutput"]
+    if len(plain) != 1 or len(tangents) != 1:
+        raise JointGraphError(f"the graph returns {len(plain)} outputs with {len(tangents)} incoming gradients; "
+                              "a training step must return one scalar loss (a graph break splits the model: "
+                              "compile with fullgraph=True to see where)")
+    loss = plain[0]
+    val = loss.meta.get("val")
+    if isinstance(val, torch.Tensor) and (val.dim() != 0 or not val.dtype.is_floating_point):
+        raise JointGraphError("the graph's output is not a scalar floating-point loss")
+    grad_of = {d.grad_of.idx: r for r, d in zip(results, descs)
+               if _desc_name(d) == "GradAOTOutput" and r is not None}
+    return JointSignature(primals, tangents, loss, grad_of)
 
 
 def _innermost(stack) -> Optional[int]:
@@ -124,35 +175,8 @@ def capture_torch2(model: nn.Module, inputs: Sequence[torch.Tensor],
         example_roles.append(role)
 
     g = joint.graph
-    primals, tangents = [], []
-    for n in g.nodes:
-        if n.op != "placeholder":
-            continue
-        d = n.meta.get("desc")
-        if _desc_name(d) == "PlainAOTInput":
-            primals.append((n, d.idx))
-        elif _desc_name(d).startswith("Tangent"):
-            tangents.append(n)
-        else:
-            raise RuntimeError(f"unexpected joint-graph input {n.name} ({d!r}): only plain tensors "
-                               "(no tensor subclasses or opaque objects) can be exported")
-    out_node = next(n for n in g.nodes if n.op == "output")
-    results = list(out_node.args[0])
-    descs = out_node.meta.get("desc") or []
-    if len(descs) != len(results):
-        raise RuntimeError("the joint graph's outputs are not described (unsupported torch version?)")
-    loss = None
-    grad_of: Dict[int, torch.fx.Node] = {}
-    for r, d in zip(results, descs):
-        kind = _desc_name(d)
-        if kind == "PlainAOTOutput":
-            if d.idx != 0 or loss is not None:
-                raise RuntimeError("the model must return exactly one scalar loss")
-            loss = r
-        elif kind == "GradAOTOutput" and r is not None:
-            grad_of[d.grad_of.idx] = r
-    if loss is None or len(tangents) != 1:
-        raise RuntimeError("the model must return exactly one scalar loss that requires grad")
+    sig = read_joint_signature(joint)
+    primals, tangents, loss, grad_of = sig.primals, sig.tangents, sig.loss, sig.grad_of
 
     # Annotate nodes the way the lowering reads them (ckpt_scope, ckpt_stack).
     names = {id(m): nm for nm, m in model.named_modules(remove_duplicate=False)}

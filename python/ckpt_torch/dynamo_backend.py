@@ -46,9 +46,6 @@ def _skip_logging_in_dynamo():
             cfg.ignore_logging_functions.add(f)
 
 
-_DEBUG = bool(__import__("os").environ.get("CKPT_TORCH_DEBUG"))
-
-
 def _storage_key(t: torch.Tensor):
     s = t.untyped_storage()
     return (t.device, s.data_ptr(), s.nbytes())
@@ -150,13 +147,6 @@ class CkptBackend:
                 outs = run(args)
                 if entry.planned:
                     entry.measured_saved = saved_bytes(list(outs)[n_out:], exclude)
-                    if _DEBUG:
-                        names = [getattr(a, "name", "?") for a in list(g.graph.find_nodes(op="output"))[0].args[0]]
-                        skip = {_storage_key(t) for t in exclude if isinstance(t, torch.Tensor)}
-                        for nm, t in zip(names[n_out:], list(outs)[n_out:]):
-                            if isinstance(t, torch.Tensor):
-                                print("SAVED-TENSOR", nm, tuple(t.shape), t.dtype, _storage_key(t)[1:],
-                                      "input" if _storage_key(t) in skip else "")
                     entry.steps += 1
                 return outs
             forward._boxed_call = True  # type: ignore[attr-defined]
@@ -204,12 +194,6 @@ class CkptBackend:
         fwd = forward_nodes(joint, num_fwd_outputs)
         copies = materialize_recomputation(joint, part, fwd)
         compact_partial_views(joint, part, fwd, copies)
-        if _DEBUG:
-            from torch._subclasses.fake_tensor import is_fake
-            for n in part.saved:
-                v = n.meta.get("val")
-                if not (isinstance(v, torch.Tensor) and is_fake(v)):
-                    print("SAVED-NONFAKE", n.name, n.op, n.target, type(v))
         fw, bw = split(joint, num_fwd_outputs, part)
         entry.planned = True
         entry.budget = decisions.get("budget_resolved_from") or decisions["budget"] or "none"
@@ -227,6 +211,7 @@ class CkptBackend:
         entry.recomputed = group_by_scope(part.recomputed)
         entry.forced = [f"{n.name} ({op_short_name(n)})" for n in part.forced]
         entry.saved_values = len(part.saved)
+        # the last partition and joint graph, for inspection (bench, debugging)
         self.last_partition = part
         self.last_joint = joint
         return fw, bw
@@ -234,34 +219,13 @@ class CkptBackend:
     def _export(self, joint, examples, names):
         from ckpt_export.capture import Capture
         from ckpt_export.export import ExportError, lower
-        from ckpt_export.capture_torch2 import _desc_name
+        from ckpt_export.capture_torch2 import JointGraphError, read_joint_signature
         g = joint.graph
-        primals, tangents = [], []
-        for n in g.nodes:
-            if n.op != "placeholder":
-                continue
-            d = n.meta.get("desc")
-            if _desc_name(d) == "PlainAOTInput":
-                primals.append((n, d.idx))
-            elif _desc_name(d).startswith("Tangent"):
-                tangents.append(n)
-            else:
-                raise _NotPlannable(f"graph input {n.name} is {_desc_name(d) or 'undescribed'}")
-        out_node = next(n for n in g.nodes if n.op == "output")
-        results, descs = list(out_node.args[0]), out_node.meta.get("desc") or []
-        loss, grad_of = None, {}
-        plain = [(r, d) for r, d in zip(results, descs) if _desc_name(d) == "PlainAOTOutput"]
-        if len(plain) != 1 or len(tangents) != 1:
-            raise _NotPlannable(f"the graph returns {len(plain)} outputs with {len(tangents)} incoming "
-                                "gradients; the planner takes graphs that return one scalar loss (a graph "
-                                "break splits the model: compile with fullgraph=True to see where)")
-        loss = plain[0][0]
-        for r, d in zip(results, descs):
-            if _desc_name(d) == "GradAOTOutput" and r is not None:
-                grad_of[d.grad_of.idx] = r
-        val = loss.meta.get("val")
-        if not isinstance(val, torch.Tensor) or val.dim() != 0 or not val.dtype.is_floating_point:
-            raise _NotPlannable("the graph's output is not a scalar floating-point loss")
+        try:
+            sig = read_joint_signature(joint)
+        except JointGraphError as e:
+            raise _NotPlannable(str(e)) from e
+        primals, tangents, loss, grad_of = sig.primals, sig.tangents, sig.loss, sig.grad_of
         for n in g.nodes:
             v = n.meta.get("val")
             if isinstance(v, torch.Tensor) and any(not isinstance(s, int) for s in v.shape):

@@ -80,15 +80,19 @@ def forward_nodes(joint: torch.fx.GraphModule, num_fwd_outputs: int) -> Set[torc
     return fwd
 
 
+def _plan_index(export, decisions):
+    """(ckpt value id -> (node index, output index) in the exported graph,
+    (node index, output index) -> the plan's node holding its storage)."""
+    where = {o["id"]: (i, j) for i, nd in enumerate(export.graph["nodes"]) for j, o in enumerate(nd["outputs"])}
+    storage = {(v["op"], v["result"]): v["node"] for v in decisions["values"]}
+    return where, storage
+
+
 def kept_by_plan(export, decisions) -> Dict[str, Optional[bool]]:
     """fx node name -> whether the plan keeps its storage for the backward
     (True), recomputes or frees it (False); absent when the node has no ckpt
     value of its own. A view of an argument counts as kept."""
-    where = {}
-    for i, nd in enumerate(export.graph["nodes"]):
-        for j, o in enumerate(nd["outputs"]):
-            where[o["id"]] = (i, j)
-    storage = {(v["op"], v["result"]): v["node"] for v in decisions["values"]}
+    where, storage = _plan_index(export, decisions)
     nodes = decisions["nodes"]
     arguments = {d["id"] for d in export.graph["inputs"]}
     kept: Dict[str, Optional[bool]] = {}
@@ -316,11 +320,7 @@ def compare_saved(joint: torch.fx.GraphModule, export, decisions, part: Partitio
     """Matches the saved fx nodes (storages of their fake tensors) with the
     plan's saved nodes through the exporter's value map."""
     from torch.multiprocessing.reductions import StorageWeakRef
-    where = {}
-    for i, nd in enumerate(export.graph["nodes"]):
-        for j, o in enumerate(nd["outputs"]):
-            where[o["id"]] = (i, j)
-    storage = {(v["op"], v["result"]): v["node"] for v in decisions["values"]}
+    where, storage = _plan_index(export, decisions)
     nodes = decisions["nodes"]
     cmp = SavedComparison(plan_bytes=int(decisions["saved_bytes"]))
     names_of: Dict[int, List[str]] = {}
