@@ -4,6 +4,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
@@ -64,21 +65,50 @@ void mlir::ckpt::printPlanDecisionsJson(llvm::StringRef name,
                                         const PlanFigures &figures,
                                         const PlanDecisions &decisions,
                                         llvm::raw_ostream &os) {
+  // Values are written as raw JSON text: building llvm::json::Values trips
+  // GCC's -Wmaybe-uninitialized inside LLVM's JSON.h in the sanitizer
+  // build.
   llvm::json::OStream json(os, /*IndentSize=*/1);
+  auto integer = [&](llvm::StringRef key, int64_t value) {
+    json.attributeBegin(key);
+    json.rawValue(std::to_string(value));
+    json.attributeEnd();
+  };
+  auto string = [&](llvm::StringRef key, llvm::StringRef value) {
+    std::string quoted = "\"";
+    for (char c : value) {
+      if (c == '"' || c == '\\')
+        (quoted += '\\') += c;
+      else if (static_cast<unsigned char>(c) < 0x20)
+        quoted += llvm::formatv("\\u{0:x-4}", static_cast<unsigned>(c)).str();
+      else
+        quoted += c;
+    }
+    json.attributeBegin(key);
+    json.rawValue(quoted + "\"");
+    json.attributeEnd();
+  };
+  auto boolean = [&](llvm::StringRef key, bool value) {
+    json.attributeBegin(key);
+    json.rawValue(value ? "true" : "false");
+    json.attributeEnd();
+  };
   json.object([&] {
-    json.attribute("format", "ckpt-plan-decisions");
-    json.attribute("version", 1);
-    json.attribute("function", name);
-    json.attribute("strategy", figures.strategy);
-    json.attribute("objective", figures.objective);
-    json.attribute("budget_scope", stringifyBudgetScope(figures.scope));
-    json.attribute("budget", figures.budgetText);
-    json.attribute("budget_bytes", figures.budgetBytes);
-    json.attribute("no_recompute_peak_bytes", figures.noRecomputePeakBytes);
-    json.attribute("peak_bytes", figures.peakBytes);
-    json.attribute("overhead", figures.overhead);
-    json.attribute("recomputed_ops", figures.recomputedOps);
-    json.attribute("saved_bytes", decisions.savedBytes);
+    string("format", "ckpt-plan-decisions");
+    integer("version", 1);
+    string("function", name);
+    string("strategy", figures.strategy);
+    string("objective", figures.objective);
+    string("budget_scope", stringifyBudgetScope(figures.scope));
+    string("budget", figures.budgetText);
+    integer("budget_bytes", figures.budgetBytes);
+    integer("no_recompute_peak_bytes", figures.noRecomputePeakBytes);
+    integer("peak_bytes", figures.peakBytes);
+    json.attributeBegin("overhead");
+    json.rawValue(llvm::formatv("{0:e9}", figures.overhead).str());
+    json.attributeEnd();
+    integer("recomputed_ops", figures.recomputedOps);
+    integer("saved_bytes", decisions.savedBytes);
     // The engine's note without its timings: the same input and options
     // give the same file.
     std::string engine;
@@ -90,22 +120,22 @@ void mlir::ckpt::printPlanDecisionsJson(llvm::StringRef name,
         continue;
       engine += (engine.empty() ? "" : " ") + word.str();
     }
-    json.attribute("engine", engine);
+    string("engine", engine);
     json.attributeArray("nodes", [&] {
       for (const PlanDecisions::NodeDecision &node : decisions.nodes)
         json.object([&] {
-          json.attribute("bytes", node.bytes);
-          json.attribute("forward", node.forward);
-          json.attribute("saved", node.saved);
-          json.attribute("computations", node.computations);
+          integer("bytes", node.bytes);
+          boolean("forward", node.forward);
+          boolean("saved", node.saved);
+          integer("computations", node.computations);
         });
     });
     json.attributeArray("values", [&] {
       for (const PlanDecisions::ValueDecision &value : decisions.values)
         json.object([&] {
-          json.attribute("op", value.op);
-          json.attribute("result", value.result);
-          json.attribute("node", value.node);
+          integer("op", value.op);
+          integer("result", value.result);
+          integer("node", value.node);
         });
     });
   });
