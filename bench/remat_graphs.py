@@ -94,7 +94,7 @@ def solve(args, graph, engine, budget, tmp):
     if os.path.exists(out):
         os.remove(out)
     # A float is a fraction of the no-recompute peak, an int a byte count.
-    limit = "%d" % budget if isinstance(budget, int) else "%gx" % budget
+    limit = "%dB" % budget if isinstance(budget, int) else "%gx" % budget
     cmd = [args.ckpt_opt, graph, "--ckpt-place-checkpoints=%s budget=%s explain=true"
            % (options, limit), "-o", out]
     start = time.monotonic()

@@ -246,7 +246,7 @@ def ckpt_at_most(name, saved_limit, hi, runs) -> Tuple[Optional[dict], Optional[
     run) when even the smallest plan saves more."""
     def attempt(budget):
         try:
-            return run_method(name, "ckpt-opt", 0, budget=str(budget))
+            return run_method(name, "ckpt-opt", 0, budget=budget if isinstance(budget, str) else f"{budget}B")
         except Exception:  # noqa: BLE001 - no plan within this budget
             return None
     first = attempt(saved_limit)  # the saved bytes are part of the peak
@@ -265,7 +265,7 @@ def ckpt_at_most(name, saved_limit, hi, runs) -> Tuple[Optional[dict], Optional[
             best, lo = mid, mid
         else:
             hi = mid
-    final = run_method(name, "ckpt-opt", runs, budget=str(int(best)))
+    final = run_method(name, "ckpt-opt", runs, budget=f"{int(best)}B")
     final["budget"] = int(best)
     return final, None
 

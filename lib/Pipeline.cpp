@@ -59,7 +59,10 @@ struct FitArenaPass
 private:
   /// Runs placement (with `place`) and planning on a copy of `func`; returns
   /// the scratch module holding the planned copy, or null on failure.
-  ModuleOp attempt(func::FuncOp func, const PlaceCheckpointsPassOptions &place);
+  /// Placement's summary remark is kept in `summary`, not shown: only the
+  /// attempt whose arena fits is reported.
+  ModuleOp attempt(func::FuncOp func, const PlaceCheckpointsPassOptions &place,
+                   std::string &summary);
 
   LogicalResult fitFunction(func::FuncOp func);
 
@@ -69,7 +72,16 @@ private:
 } // namespace
 
 ModuleOp FitArenaPass::attempt(func::FuncOp func,
-                               const PlaceCheckpointsPassOptions &place) {
+                               const PlaceCheckpointsPassOptions &place,
+                               std::string &summary) {
+  summary.clear();
+  ScopedDiagnosticHandler keepSummary(&getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Remark ||
+        !isa<UnknownLoc>(diag.getLocation()))
+      return failure();
+    summary = diag.str();
+    return success();
+  });
   OpBuilder builder(getOperation().getBodyRegion());
   builder.setInsertionPointToEnd(getOperation().getBody());
   auto scratch = builder.create<ModuleOp>(func.getLoc());
@@ -121,10 +133,11 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
   const int64_t initialTarget = target;
   int64_t lastArena = -1;
   unsigned resolves = 0;
+  std::string summary;
   for (;; ++resolves) {
     ModuleOp scratch;
     if (resolves == 0) {
-      scratch = attempt(func, place);
+      scratch = attempt(func, place, summary);
       if (!scratch)
         return failure();
     } else {
@@ -132,7 +145,7 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
       // answer, so placement's own diagnostics are not shown.
       ScopedDiagnosticHandler quiet(&getContext(),
                                     [](Diagnostic &) { return success(); });
-      scratch = attempt(func, place);
+      scratch = attempt(func, place, summary);
       if (!scratch)
         break;
     }
@@ -147,6 +160,13 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
             << " bytes after " << resolves
             << " re-solves (placement target " << target << " bytes, arena "
             << lastArena << " bytes)";
+      if (!summary.empty()) {
+        InFlightDiagnostic said = emitRemark(UnknownLoc::get(&getContext()));
+        said << summary;
+        if (resolves > 0)
+          said << "\n  (ckpt-pipeline placed under a target below budget="
+               << settings.place.budget << " so that the arena fits it)";
+      }
       // Keep the planned copy in place of the original.
       planned->moveBefore(func);
       func.erase();
@@ -163,7 +183,7 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
     target -= cut << resolves;
     if (target <= 0)
       break;
-    place.budget = std::to_string(target);
+    place.budget = std::to_string(target) + "B";
   }
   int64_t excess = lastArena - limit;
   InFlightDiagnostic diag = emitError(func.getLoc());

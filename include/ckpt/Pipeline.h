@@ -23,8 +23,9 @@ namespace mlir::ckpt {
 struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
   Option<std::string> budget{
       *this, "budget",
-      llvm::cl::desc("Memory budget: bytes with a unit (24GiB, 512MiB) or a "
-                     "fraction of the no-recompute peak (0.5x); empty: none"),
+      llvm::cl::desc("Memory budget: bytes with a unit (24GiB, 512MiB, "
+                     "4096B) or a fraction of the no-recompute peak (0.5x); "
+                     "a bare number is an error; empty: none"),
       llvm::cl::init("")};
   Option<BudgetScope> budgetScope{
       *this, "budget-scope",

@@ -53,6 +53,12 @@ std::string mlir::ckpt::formatSeconds(double seconds) {
   return llvm::formatv("{0:f2} s", seconds).str();
 }
 
+std::string mlir::ckpt::formatNumber(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
+}
+
 std::string mlir::ckpt::sparkline(ArrayRef<int64_t> values) {
   static const char *levels[] = {"\u2581", "\u2582", "\u2583", "\u2584",
                                  "\u2585", "\u2586", "\u2587", "\u2588"};

@@ -6,6 +6,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::ckpt;
@@ -24,6 +27,44 @@ std::optional<size_t> mlir::ckpt::findExcessiveNesting(StringRef text) {
         return i;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<DuplicateKey> mlir::ckpt::findDuplicateKey(StringRef text) {
+  // One frame per open bracket: for objects, the keys seen (key -> offset)
+  // and whether the next string is a key.
+  struct Frame {
+    bool object = false;
+    bool expectKey = false;
+    llvm::StringMap<size_t> keys;
+  };
+  std::vector<Frame> frames;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      size_t start = i;
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      if (!frames.empty() && frames.back().object && frames.back().expectKey) {
+        Frame &frame = frames.back();
+        frame.expectKey = false;
+        StringRef key = text.slice(start + 1, std::min(i, e));
+        auto [it, inserted] = frame.keys.try_emplace(key, start);
+        if (!inserted)
+          return DuplicateKey{start, it->second, key.str()};
+      }
+    } else if (c == '{' || c == '[') {
+      frames.emplace_back();
+      frames.back().object = c == '{';
+      frames.back().expectKey = c == '{';
+    } else if (c == '}' || c == ']') {
+      if (!frames.empty())
+        frames.pop_back();
+    } else if (c == ',' && !frames.empty() && frames.back().object) {
+      frames.back().expectKey = true;
     }
   }
   return std::nullopt;
@@ -52,6 +93,15 @@ mlir::ckpt::parseJsonDocument(StringRef text, StringRef fileName,
     auto [line, column] = locator.lineColumn(std::min(offset, text.size()));
     emitError(FileLineColLoc::get(context, fileName, line, column))
         << "invalid JSON: " << (reason.empty() ? StringRef(message) : reason);
+    return std::nullopt;
+  }
+  if (std::optional<DuplicateKey> duplicate = findDuplicateKey(text)) {
+    auto [line, column] = locator.lineColumn(duplicate->offset);
+    auto [firstLine, firstColumn] = locator.lineColumn(duplicate->firstOffset);
+    emitError(FileLineColLoc::get(context, fileName, line, column))
+        << "invalid JSON: duplicate key '" << duplicate->key
+        << "' in one object (first at line " << firstLine << ", column "
+        << firstColumn << ")";
     return std::nullopt;
   }
   return std::move(*parsed);

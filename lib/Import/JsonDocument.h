@@ -29,8 +29,22 @@ constexpr size_t kMaxJsonDepth = 256;
 /// in `text`, outside strings, if any.
 std::optional<size_t> findExcessiveNesting(llvm::StringRef text);
 
-/// Parses `text` (read from `fileName`). On a syntax error or nesting deeper
-/// than kMaxJsonDepth, emits a located `invalid JSON: ...` error through
+/// A key that appears twice in one object: its second occurrence and its
+/// first (byte offsets of the opening quotes) and the key as written.
+struct DuplicateKey {
+  size_t offset = 0;
+  size_t firstOffset = 0;
+  std::string key;
+};
+
+/// Returns the first key that repeats within one object of `text`, a valid
+/// JSON document (llvm::json keeps the last value silently). Keys compare as
+/// written, escapes undecoded.
+std::optional<DuplicateKey> findDuplicateKey(llvm::StringRef text);
+
+/// Parses `text` (read from `fileName`). On a syntax error, a key repeated
+/// within one object, or nesting deeper than kMaxJsonDepth, emits a located
+/// `invalid JSON: ...` error through
 /// `context` and returns std::nullopt.
 std::optional<llvm::json::Value> parseJsonDocument(llvm::StringRef text,
                                                    llvm::StringRef fileName,

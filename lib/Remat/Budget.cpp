@@ -21,23 +21,39 @@ std::optional<Budget> mlir::ckpt::remat::parseBudget(const std::string &text,
   double value = std::strtod(begin, &end);
   if (end == begin || !std::isfinite(value) || value < 0) {
     error = "invalid budget '" + text +
-            "': expected a non-negative number with a unit (24GiB, 512MiB, "
-            "1.5GB, 4096) or a fraction of the no-recompute peak (0.5x)";
+            "': expected a positive number with a unit (24GiB, 512MiB, "
+            "1.5GB, 4096B) or a fraction of the no-recompute peak (0.5x)";
     return std::nullopt;
   }
   std::string unit(end);
   while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit[0])))
     unit.erase(unit.begin());
+  // The number as typed, without its unit, for suggestions.
+  std::string number(begin, static_cast<const char *>(end));
   Budget budget;
+  if (unit.empty()) {
+    // A bare number is ambiguous: 0.5 read as bytes is "no plan within 0 B",
+    // 4096 read as a fraction is no budget at all.
+    error = "budget '" + text + "' has no unit: write " + number +
+            "x for a fraction of the no-recompute peak, or bytes with a unit "
+            "(" + number + "B, " + number + "MiB, " + number + "GiB)";
+    return std::nullopt;
+  }
   if (unit == "x") {
+    if (!(value > 0) || value > kMaxBudgetFraction) {
+      error = "budget '" + text +
+              "' is out of range: a fraction of the no-recompute peak must "
+              "be above 0x and at most " +
+              std::to_string(int(kMaxBudgetFraction)) + "x";
+      return std::nullopt;
+    }
     budget.fraction = value;
     return budget;
   }
   static const struct {
     const char *name;
     double scale;
-  } units[] = {{"", 1},
-               {"B", 1},
+  } units[] = {{"B", 1},
                {"KiB", 1024.0},
                {"MiB", 1048576.0},
                {"GiB", 1073741824.0},
@@ -49,12 +65,18 @@ std::optional<Budget> mlir::ckpt::remat::parseBudget(const std::string &text,
   for (const auto &u : units) {
     if (unit != u.name)
       continue;
-    double bytes = value * u.scale;
-    if (bytes > 9.2e18) {
-      error = "budget '" + text + "' is too large";
+    double bytes = std::floor(value * u.scale);
+    // 2^62 bytes (4 EiB): far above any machine, and room for the planner's
+    // sums of a budget with a few sizes without overflow.
+    if (bytes > 4611686018427387904.0) {
+      error = "budget '" + text + "' is out of range: at most 4 EiB";
       return std::nullopt;
     }
-    budget.bytes = static_cast<int64_t>(std::floor(bytes));
+    if (bytes < 1) {
+      error = "budget '" + text + "' is out of range: at least 1 byte";
+      return std::nullopt;
+    }
+    budget.bytes = static_cast<int64_t>(bytes);
     return budget;
   }
   error = "invalid budget unit '" + unit + "' in '" + text +

@@ -23,6 +23,9 @@
 #include <unistd.h>
 #define CKPT_HAVE_FORK 1
 #endif
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 using namespace mlir::ckpt::remat::detail;
 
@@ -111,6 +114,7 @@ ChildRun mlir::ckpt::remat::detail::runInChildProcess(
   ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
   ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
   std::fflush(nullptr);
+  [[maybe_unused]] const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     run.failure = std::string("fork: ") + std::strerror(errno);
@@ -120,6 +124,15 @@ ChildRun mlir::ckpt::remat::detail::runInChildProcess(
   }
   if (pid == 0) {
     ::close(fds[0]);
+#ifdef __linux__
+    // The child dies with its parent: a parent killed (SIGTERM, SIGINT,
+    // SIGKILL) before the deadline must not leave a solver running on a
+    // core until its own time limit. If the parent is already gone (it died
+    // between fork and prctl), stop at once.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+      ::_exit(4);
+#endif
     runChild(fds[1], work);
   }
   ::close(fds[1]);

@@ -79,7 +79,12 @@ class CkptBackend:
                  static_shapes: bool = True, whole_graph_ddp: bool = True, replay_random: bool = True):
         if compiler not in ("eager", "inductor"):
             raise ValueError(f"ckpt_torch.backend: compiler={compiler!r} (expected 'eager' or 'inductor')")
-        self.options = PlannerOptions(budget=str(budget), budget_scope=budget_scope, strategy=strategy,
+        if isinstance(budget, bool) or not isinstance(budget, (str, int)):
+            raise ValueError(f"ckpt_torch.backend: budget={budget!r}: expected a string such as '0.5x', "
+                             "'8GiB' or 'min', or an int number of bytes")
+        if isinstance(budget, int):  # bytes; a bare number in a string is refused by ckpt-opt
+            budget = f"{budget}B"
+        self.options = PlannerOptions(budget=budget, budget_scope=budget_scope, strategy=strategy,
                                       objective=objective, profile=profile, time_limit=time_limit,
                                       exact_engines=exact_engines)
         self.compiler = compiler
@@ -287,8 +292,9 @@ class _NotPlannable(Exception):
 def backend(budget: str = "", **options) -> CkptBackend:
     """A ``torch.compile`` backend that plans activation memory with ckpt-opt.
 
-    ``budget``: bytes with a unit (``"8GiB"``, ``"512MiB"``), a fraction of
-    the no-recompute peak (``"0.5x"``), ``"min"`` (the smallest budget the
+    ``budget``: bytes with a unit (``"8GiB"``, ``"512MiB"``; an ``int`` is
+    bytes), a fraction of the no-recompute peak (``"0.5x"``; a bare number
+    in a string is refused), ``"min"`` (the smallest budget the
     planner finds a plan for) or ``""`` (no budget: save everything, no
     recomputation). Options (as ``ckpt-place-checkpoints``'s):
     ``budget_scope`` (``"activations"``, default: saved activations and the

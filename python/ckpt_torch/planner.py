@@ -88,7 +88,7 @@ def plan(graph: Dict[str, Any], opts: PlannerOptions, ckpt_opt: Optional[str] = 
         graph_format.dump(graph, path)
         budget = opts.budget
         if budget == "min":
-            budget = str(smallest_feasible(exe, path, opts, tmp, timeout=timeout))
+            budget = f"{smallest_feasible(exe, path, opts, tmp, timeout=timeout)}B"
         out = os.path.join(tmp, "decisions.json")
         _run(exe, [path, f"--ckpt-place-checkpoints={opts.pass_options(budget)} decisions={out}",
                    "-o", os.devnull], "ckpt-place-checkpoints", timeout)

@@ -20,7 +20,7 @@
 // NONE-SAME: ckpt.arena_lower_bound = 512 : i64, ckpt.arena_size = 512 : i64
 // NONE-NOT: device_workspace
 // CUDA: ckpt.device_workspace = 33554688 : i64
-// FRACTION: error: ckpt-reserve-device-workspace: bad size '0.5x': expected 'cuda' or bytes with a unit (64MiB, 4096), not a fraction of the peak
+// FRACTION: error: ckpt-reserve-device-workspace: bad size '0.5x': expected 'cuda', 0, or bytes (64MiB, 4096) up to 4 EiB, not a fraction of the peak
 // BAD: error: ckpt-reserve-device-workspace: bad size 'lots':
 func.func @chain(%x: tensor<64xf32>) -> tensor<64xf32> {
   %a = ckpt.neg fwd %x : tensor<64xf32>

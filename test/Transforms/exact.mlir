@@ -10,9 +10,9 @@
 //
 // Budget 5128: drop a1 and recompute it once (256 FLOPs: 256/1792 = 0.1429);
 // greedy finds the same.
-// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=5128 explain=true objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT-5128
+// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=5128B explain=true objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT-5128
 // EXACT-5128: strategy=exact peak=5128 (no-recompute 6152) budget=5128 recomputed-ops=1 overhead=0.1429 (flops) engine=optimal
-// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=greedy budget=5128 explain=true objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GREEDY-5128
+// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=greedy budget=5128B explain=true objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GREEDY-5128
 // GREEDY-5128: strategy=greedy peak=5128 (no-recompute 6152) budget=5128 recomputed-ops=1 overhead=0.1429
 //
 // Budget 4104: only a3 may be kept next to g3 and
@@ -20,13 +20,13 @@
 // g1 and a1 once more before g0: 3 recomputations, 768/1792 = 0.4286. The
 // greedy search, which recomputes each dropped value once and keeps it, has
 // no plan at this budget; the exact engine recomputes a1 twice.
-// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=4104 explain=true objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT-4104
+// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=4104B explain=true objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT-4104
 // EXACT-4104: strategy=exact peak=4104 (no-recompute 6152) budget=4104 recomputed-ops=3 overhead=0.4286 (flops) engine=optimal
-// RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=greedy budget=4104 objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GREEDY-4104
+// RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=greedy budget=4104B objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GREEDY-4104
 // GREEDY-4104: error: ckpt-place-checkpoints: strategy 'greedy' found no plan within the budget
 //
 // The rewritten function: a1 computed three times, a2 twice, in that order.
-// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=4104 objective=flops" | FileCheck %s
+// RUN: ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=4104B objective=flops" | FileCheck %s
 // CHECK-LABEL: func.func @chain
 // CHECK: %[[A1:.*]] = ckpt.exp fwd %arg0 : tensor<256xf32>
 // CHECK: %[[A2:.*]] = ckpt.exp fwd %[[A1]] : tensor<256xf32>
@@ -41,7 +41,7 @@
 // Below 4104 nothing fits; the error gives the floor every plan needs:
 // 1028 + g3 + a3 + g2 = 4100 while g2 is computed (the 4-byte loss does not
 // count: a recomputable output could in principle be recomputed at the end).
-// RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=4000 objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact budget=4000B objective=flops" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // INFEASIBLE: error: ckpt-place-checkpoints: strategy 'exact' found no plan within the budget of 3.91 KiB (4000 bytes)
 // INFEASIBLE: note: no plan can use less than 4.00 KiB (4100 bytes)
 //

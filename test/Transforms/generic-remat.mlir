@@ -7,15 +7,15 @@
 // for backward readers and finds none. The pass re-checks every rewritten
 // function with the liveness-based memory simulation, and --ckpt-report
 // measures the result again.
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=12 explain=true" 2>&1 | FileCheck %s --check-prefixes=GENERIC,IR
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=12 explain=true" 2>&1 | FileCheck %s --check-prefixes=OPTIMAL,IR
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal exact-engines=false budget=12 explain=true" 2>&1 | FileCheck %s --check-prefixes=SCALABLE,IR
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=exact budget=12 explain=true" 2>&1 | FileCheck %s --check-prefixes=EXACT,IR
-// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=greedy budget=12" 2>&1 | FileCheck %s --check-prefix=GREEDY
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=21 explain=true" 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=12" | ckpt-opt --ckpt-report=json --emit=none | FileCheck %s --check-prefix=REPORT
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=12B explain=true" 2>&1 | FileCheck %s --check-prefixes=GENERIC,IR
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=12B explain=true" 2>&1 | FileCheck %s --check-prefixes=OPTIMAL,IR
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal exact-engines=false budget=12B explain=true" 2>&1 | FileCheck %s --check-prefixes=SCALABLE,IR
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=exact budget=12B explain=true" 2>&1 | FileCheck %s --check-prefixes=EXACT,IR
+// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=greedy budget=12B" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=21B explain=true" 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=12B" | ckpt-opt --ckpt-report=json --emit=none | FileCheck %s --check-prefix=REPORT
 // RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=0.6x" | ckpt-opt --ckpt-report=json --emit=none | FileCheck %s --check-prefix=REPORT
-// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=11" 2>&1 | FileCheck %s --check-prefix=FLOOR
+// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=11B" 2>&1 | FileCheck %s --check-prefix=FLOOR
 // RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=generic" 2>&1 | FileCheck %s --check-prefix=NOBUDGET
 
 // GENERIC: remark: checkpoint plan: strategy=generic peak=12 (no-recompute 21) budget=12 recomputed-ops=1 overhead=0.0476 (time) engine=generic

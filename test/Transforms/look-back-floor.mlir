@@ -3,9 +3,9 @@
 // 11 (`big` with `a` or `b`), but whichever of `a` and `b` a plan computes
 // last, the other one and `big` are live while it runs: 12 bytes. The error
 // names `x` (whose inputs the bound looks back from), and 12 bytes is a plan.
-// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=11" 2>&1 | FileCheck %s --check-prefix=FLOOR
-// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=11" 2>&1 | FileCheck %s --check-prefix=FLOOR
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=12 explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FITS
+// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=generic budget=11B" 2>&1 | FileCheck %s --check-prefix=FLOOR
+// RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=11B" 2>&1 | FileCheck %s --check-prefix=FLOOR
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=12B explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FITS
 
 // FLOOR: error: ckpt-place-checkpoints: strategy '{{generic|optimal}}' found no plan within the budget of 11 B (11 bytes)
 // FLOOR: look-back-floor.mlir:[[@LINE+8]]:{{[0-9]+}}: note: no plan can use less than 12 B (12 bytes): this op's inputs are all in memory while it runs, and while whichever of them a plan computes last ran, so were the others and that one's own inputs (looking back up to 3 such steps)

@@ -1,8 +1,8 @@
 // Explicit costs (ckpt.opaque compute_cost) are the node costs of checkpoint
 // placement under every objective; mixing ops with and without one is an
 // error, since the units would not compare.
-// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-place-checkpoints="strategy=none explain=true"
-// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-place-checkpoints="strategy=none explain=true objective=flops"
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-place-checkpoints="strategy=none explain=true summary=false"
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-place-checkpoints="strategy=none explain=true objective=flops summary=false"
 
 // A chain of explicit-cost ops: strategy=none keeps every value (peak 1+2+4).
 // expected-remark @+1 {{checkpoint plan: strategy=none peak=7 (no-recompute 7) budget=none recomputed-ops=0 overhead=0.0000}}

@@ -14,12 +14,12 @@
 // RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=0.5x" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEP
 // RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal budget=0.5x budget-scope=activations explain=true" -o %t.mlir 2>&1 | FileCheck %s --check-prefix=ACT
 // RUN: ckpt-opt %t.mlir --ckpt-report="budget-scope=activations json" --emit=none | FileCheck %s --check-prefix=ACT-REPORT
-// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=chain budget=86 budget-scope=activations explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ABSOLUTE
+// RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=chain budget=86B budget-scope=activations explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ABSOLUTE
 // RUN: not ckpt-opt %s --ckpt-place-checkpoints="strategy=optimal exact-engines=false budget=0.2x budget-scope=activations" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ACT-FLOOR
 // RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=none explain=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE-STEP
 // RUN: ckpt-opt %s --ckpt-place-checkpoints="strategy=none explain=true budget-scope=activations" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE-ACT
 
-// STEP: error: ckpt-place-checkpoints: strategy 'optimal' found no plan within the budget of 526 B (526 bytes), given as budget=0.5x in budget-scope=step; every plan needs at least 1.02 KiB (1048 bytes) in this scope
+// STEP: error: ckpt-place-checkpoints: strategy 'optimal' found no plan within the budget of 526 B (526 bytes), given as budget=0.5x in budget-scope=step; every plan needs at least 1.02 KiB (1048 bytes, 0.996x of the no-recompute peak) in this scope
 // STEP: note: no plan can use less than 1.02 KiB (1048 bytes)
 // 512 + 16 + 512 + 4 + 8 = 1052; recomputation acts on the loss alone:
 // 4 / 1052 = 0.4%; 512 + 16 + 512 = 1040 = 99% of the peak.
@@ -37,7 +37,7 @@
 // ABSOLUTE: remark: checkpoint plan: strategy=chain peak={{[0-9]+}} (no-recompute 172) budget=86 {{.*}} scope=activations
 
 // 0.2 x 172 = 34 bytes; the look-back floor is 72 bytes in this scope.
-// ACT-FLOOR: error: ckpt-place-checkpoints: strategy 'optimal' found no plan within the budget of 34 B (34 bytes), given as budget=0.2x in budget-scope=activations; every plan needs at least 72 B (72 bytes) in this scope
+// ACT-FLOOR: error: ckpt-place-checkpoints: strategy 'optimal' found no plan within the budget of 34 B (34 bytes), given as budget=0.2x in budget-scope=activations; every plan needs at least 72 B (72 bytes, 0.419x of the no-recompute peak) in this scope
 // 164 / 172 = 95%; no parameters, inputs or gradients in this scope.
 // ACT-FLOOR: :[[@LINE+20]]:{{[0-9]+}}: note: at the no-recompute peak in budget-scope=activations, 172 B (172 bytes) while this op runs: activations 164 B, temporaries 8 B, workspace 0 B; recomputation can reduce only the activations: 164 B (95%)
 // ACT-FLOOR-NOT: try budget-scope

@@ -48,20 +48,6 @@ bool isLong(const SourcePoint &point) {
   return point.line && point.line->size() > ckpt_opt::kMaxShownLineLength;
 }
 
-const char *severityName(DiagnosticSeverity severity) {
-  switch (severity) {
-  case DiagnosticSeverity::Error:
-    return "error";
-  case DiagnosticSeverity::Warning:
-    return "warning";
-  case DiagnosticSeverity::Note:
-    return "note";
-  case DiagnosticSeverity::Remark:
-    return "remark";
-  }
-  return "error";
-}
-
 /// Prints one diagnostic (or note) with its line, or an excerpt of it.
 void printOne(Location loc, const std::string &message,
               DiagnosticSeverity severity, llvm::StringRef fileName,
@@ -72,7 +58,7 @@ void printOne(Location loc, const std::string &message,
        << ":" << point.file.getColumn() << ": ";
   else if (!isa<UnknownLoc>(loc))
     os << loc << ": ";
-  os << severityName(severity) << ": " << message << "\n";
+  os << ckpt_opt::severityName(severity) << ": " << message << "\n";
   if (!point.line)
     return;
   llvm::StringRef line = *point.line;
@@ -96,6 +82,20 @@ void printOne(Location loc, const std::string &message,
 }
 
 } // namespace
+
+const char *ckpt_opt::severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
 
 LogicalResult ckpt_opt::printWithLineExcerpts(Diagnostic &diag,
                                               llvm::StringRef fileName,

@@ -26,6 +26,10 @@ constexpr size_t kMaxShownLineLength = 200;
 /// Columns of a long line shown on each side of the column.
 constexpr size_t kExcerptRadius = 60;
 
+/// The word MLIR prints for `severity` (`error`, `warning`, `note`,
+/// `remark`).
+const char *severityName(mlir::DiagnosticSeverity severity);
+
 /// If `diag` or one of its notes is located (through a file:line:col
 /// location) on a line of `source`, the text of file `fileName`, longer than
 /// kMaxShownLineLength, prints the diagnostic and its notes to `os` the way

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandLine.h"
 #include "InputNesting.h"
 #include "LineExcerpts.h"
 
@@ -32,6 +33,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
@@ -41,6 +43,7 @@ enum class InputFormat { Auto, Mlir, Json, RematGraph };
 
 static llvm::cl::opt<InputFormat> inputFormat(
     "input-format", llvm::cl::desc("Format of the input file"),
+    llvm::cl::cat(ckpt_opt::toolCategory()),
     llvm::cl::init(InputFormat::Auto),
     llvm::cl::values(
         clEnumValN(InputFormat::Auto, "auto",
@@ -60,12 +63,13 @@ enum class EmitKind { Auto, Mlir, Cpp, Cuda, None };
 
 static llvm::cl::opt<EmitKind> emitKind(
     "emit", llvm::cl::desc("What to write to the output file"),
+    llvm::cl::cat(ckpt_opt::toolCategory()),
     llvm::cl::init(EmitKind::Auto),
     llvm::cl::values(
         clEnumValN(EmitKind::Auto, "auto",
                    "the resulting IR, except when a report pass "
-                   "(--ckpt-report) writes to stdout and no -o is given "
-                   "(default)"),
+                   "(--ckpt-report, --ckpt-pareto) writes to stdout and no "
+                   "-o is given (default)"),
         clEnumValN(EmitKind::Mlir, "mlir", "the resulting IR"),
         clEnumValN(EmitKind::Cpp, "cpp",
                    "C++ for the host runtime: <step>.cpp, <step>.h and "
@@ -77,10 +81,17 @@ static llvm::cl::opt<EmitKind> emitKind(
                    "directory named by -o (docs/gpu.md)"),
         clEnumValN(EmitKind::None, "none", "nothing (run the passes only)")));
 
+static llvm::cl::opt<bool> quiet(
+    "quiet",
+    llvm::cl::desc("Do not print the passes' summaries (the plan in words); "
+                   "errors and warnings are still printed"),
+    llvm::cl::init(false), llvm::cl::cat(ckpt_opt::toolCategory()));
+
 static llvm::cl::opt<int64_t> emitCppAlignment(
     "emit-cpp-alignment",
     llvm::cl::desc("With --emit=cpp/cuda: the alignment the memory plan was made "
                    "with (0: inferred from the plan, the default)"),
+    llvm::cl::cat(ckpt_opt::toolCategory()),
     llvm::cl::init(0));
 
 namespace {
@@ -111,10 +122,12 @@ struct EmitCppPass
 };
 } // namespace
 
-/// Returns true if the command line asks for a report pass.
+/// Returns true if the command line asks for a pass that prints to stdout
+/// (--ckpt-report, --ckpt-pareto).
 static bool requestsReport(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
-    if (StringRef(argv[i]).contains("ckpt-report"))
+    if (StringRef(argv[i]).contains("ckpt-report") ||
+        StringRef(argv[i]).contains("ckpt-pareto"))
       return true;
   return false;
 }
@@ -198,6 +211,10 @@ static LogicalResult commitOutput(llvm::ToolOutputFile &output, StringRef path,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Before MLIR registers its options: what is registered now is LLVM's.
+  ckpt_opt::hideLibraryOptions();
+  ckpt_opt::installVersionPrinter();
+  std::vector<std::string> commandLine(argv, argv + argc);
   ckpt::registerAllPasses();
   DialectRegistry registry;
   ckpt::registerAllDialects(registry);
@@ -219,12 +236,35 @@ int main(int argc, char **argv) {
       argc, argv, "ckpt-opt: checkpoint planning for training graphs\n",
       registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // Diagnostics without a location (errors in pass options, the passes'
+  // summaries) are printed as the tool's own; errors name the argument that
+  // holds the option.
+  if (!config.shouldVerifyDiagnostics()) {
+    MlirOptMainConfig base = config;
+    config.setPassPipelineSetupFn([base, commandLine](PassManager &pm) {
+      pm.getContext()->getDiagEngine().registerHandler(
+          [commandLine](Diagnostic &diag) {
+            return ckpt_opt::printUnlocatedDiagnostic(diag, commandLine, quiet,
+                                                      llvm::errs());
+          });
+      return base.setupPassPipeline(pm);
+    });
+  }
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &errorMessage);
   if (!input) {
     llvm::errs() << "ckpt-opt: " << errorMessage << "\n";
+    return 1;
+  }
+  // An empty file parses as an empty module, which every pass accepts: say
+  // so instead of succeeding with nothing done.
+  if (input->getBuffer().trim().empty() && !config.shouldVerifyDiagnostics()) {
+    llvm::errs() << "ckpt-opt: the input '"
+                 << (inputFilename == "-" ? std::string("<stdin>")
+                                          : std::string(inputFilename))
+                 << "' is empty\n";
     return 1;
   }
   bool isJson = inputFormat == InputFormat::Json ||

@@ -27,6 +27,9 @@ struct Options {
   std::string cxx;
   std::string params;
   std::optional<uint64_t> initSeed;
+  /// Random initial weights were asked for (--random-weights or
+  /// --init-seed): without them or --params, ckpt-run refuses to run.
+  bool randomWeights = false;
   std::string inputs;
   uint64_t seed = 0;
   int steps = 1;

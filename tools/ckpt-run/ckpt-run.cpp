@@ -40,10 +40,12 @@ namespace {
 
 const char *const kUsage =
     "usage: ckpt-run <dir> [--step NAME] [--cxx COMPILER]\n"
-    "                [--params FILE.ckptb | --init-seed N] [--inputs "
-    "FILE.ckptb]\n"
+    "                (--params FILE.ckptb | --random-weights | --init-seed "
+    "N)\n"
+    "                [--inputs FILE.ckptb]\n"
     "                [--seed N] [--steps N] [--lr F] [--threads N]\n"
     "                [--dump FILE.ckptb] [--stats-json FILE]\n"
+    "       ckpt-run --help | --version\n"
     "\n"
     "Compiles the training step that `ckpt-opt --emit=cpp -o <dir>` "
     "generated,\nruns it and prints the loss, the gradient norm and the "
@@ -67,8 +69,16 @@ Options parseOptions(int argc, char **argv) {
       std::cout << kUsage;
       std::exit(0);
     }
+    if (arg == "--version") {
+      std::cout << "ckpt-run " CKPT_OPT_VERSION "\n";
+      std::exit(0);
+    }
     if (arg.rfind("--", 0) != 0) {
       positional.push_back(arg);
+      continue;
+    }
+    if (arg == "--random-weights") {
+      o.randomWeights = true;
       continue;
     }
     std::string value;
@@ -87,8 +97,10 @@ Options parseOptions(int argc, char **argv) {
       o.cxx = value;
     else if (arg == "--params")
       o.params = value;
-    else if (arg == "--init-seed")
+    else if (arg == "--init-seed") {
       o.initSeed = parseUnsigned(arg, value);
+      o.randomWeights = true;
+    }
     else if (arg == "--inputs")
       o.inputs = value;
     else if (arg == "--seed")
@@ -113,11 +125,42 @@ Options parseOptions(int argc, char **argv) {
   if (positional.size() != 1)
     throw Failure("expects exactly one directory (see --help)");
   o.dir = positional[0];
-  if (!o.params.empty() && o.initSeed)
-    throw Failure("--params and --init-seed exclude each other");
+  if (!o.params.empty() && o.randomWeights)
+    throw Failure(std::string("--params and ") +
+                  (o.initSeed ? "--init-seed" : "--random-weights") +
+                  " exclude each other");
   if (o.steps < 1)
     throw Failure("--steps must be at least 1");
   return o;
+}
+
+/// True if `json` is one complete JSON object: brackets balance outside
+/// strings and nothing follows the closing brace. A plan file cut short
+/// (a full disk, an interrupted copy) fails this.
+bool isCompleteObject(const std::string &json) {
+  size_t begin = json.find_first_not_of(" \t\r\n");
+  size_t end = json.find_last_not_of(" \t\r\n");
+  if (begin == std::string::npos || json[begin] != '{' || json[end] != '}')
+    return false;
+  int64_t depth = 0;
+  for (size_t i = begin; i <= end; ++i) {
+    char c = json[i];
+    if (c == '"') {
+      for (++i; i <= end && json[i] != '"'; ++i)
+        if (json[i] == '\\')
+          ++i;
+      if (i > end)
+        return false;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth < 0)
+        return false;
+      if (depth == 0 && i != end)
+        return false;
+    }
+  }
+  return depth == 0;
 }
 
 /// The value of the first `"key": <integer>` in `json` (our own plan file,
@@ -222,6 +265,11 @@ void bindArguments(Session &session, const Options &o) {
     const Binding &b = p.arguments[i];
     switch (b.role) {
     case Role::Param:
+      if (o.params.empty() && !o.randomWeights)
+        throw Failure("no weights for parameter '" + std::string(b.name) +
+                      "': give --params FILE.ckptb (the exporter's "
+                      "params.ckptb), or --random-weights (or --init-seed N) "
+                      "to train from random initial weights");
       if (!o.params.empty()) {
         bindFromBundle(session, i, paramsByName, o.params, "parameter");
       } else if (b.dtype == DType::F32) {
@@ -436,7 +484,16 @@ int runTool(const Options &o) {
   const StepProgram *program = entry();
   if (!program)
     throw Failure("ckpt_step_program() returned no program");
-  std::string planText = readFile(o.dir + "/" + stem + ".plan.json");
+  std::string planPath = o.dir + "/" + stem + ".plan.json";
+  std::string planText = readFile(planPath);
+  if (!isCompleteObject(planText))
+    throw Failure("the plan file '" + planPath +
+                  "' is truncated or not one JSON object: write the step "
+                  "again with ckpt-opt --emit=cpp");
+  if (jsonInteger(planText, "kernel_calls") < 0)
+    throw Failure("the plan file '" + planPath +
+                  "' has no \"kernel_calls\": it is not a plan ckpt-opt "
+                  "--emit=cpp wrote");
   PlanNumbers plan{program->arenaSize,      program->plannedPeakBytes,
                    program->alignment,      program->numOps,
                    program->numRecomputedOps, program->numSegments,

@@ -94,6 +94,10 @@ std::string formatFlops(int64_t flops);
 /// Formats seconds as `3.13 ns`, `12.3 us`, `4.56 ms` or `1.23 s`.
 std::string formatSeconds(double seconds);
 
+/// Formats a number the shortest way that shows it (`%g`: `-5`, `0.25`,
+/// `nan`): an option's value in a message, as the user would have typed it.
+std::string formatNumber(double value);
+
 /// Returns a one-line sparkline of `values` (block characters, lowest to
 /// highest between the minimum and the maximum).
 std::string sparkline(llvm::ArrayRef<int64_t> values);

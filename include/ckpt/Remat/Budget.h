@@ -20,9 +20,14 @@ struct Budget {
   int64_t resolve(int64_t referencePeak) const;
 };
 
-/// Parses `24GiB`, `512 MiB`, `1.5GB`, `4096`, `4096B` (binary units KiB,
-/// MiB, GiB, TiB; decimal KB, MB, GB, TB) or `0.5x`. On failure returns
-/// std::nullopt and sets `error`.
+/// The largest fraction a budget may be given as (`100x`).
+constexpr double kMaxBudgetFraction = 100;
+
+/// Parses `24GiB`, `512 MiB`, `1.5GB`, `4096B` (binary units KiB, MiB, GiB,
+/// TiB; decimal KB, MB, GB, TB) or `0.5x`. A bare number is an error (it
+/// reads as bytes to some and as a fraction to others), as are fractions
+/// outside (0, 100] and sizes below 1 byte or above 4 EiB. On failure returns
+/// std::nullopt and sets `error` to a message that quotes `text`.
 std::optional<Budget> parseBudget(const std::string &text, std::string &error);
 
 } // namespace mlir::ckpt::remat

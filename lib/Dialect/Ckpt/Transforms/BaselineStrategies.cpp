@@ -14,8 +14,7 @@
 using namespace mlir;
 using namespace mlir::ckpt;
 
-/// Returns the first NameLoc name inside `loc` (the op's module scope).
-static std::string getScope(Location loc) {
+std::string mlir::ckpt::getModuleScope(Location loc) {
   std::string scope;
   loc->walk([&](Location inner) {
     if (auto named = dyn_cast<NameLoc>(inner)) {
@@ -43,7 +42,7 @@ mlir::ckpt::getNodeBlocks(const RematProblemWithOrigins &p) {
   llvm::StringMap<int32_t> ids;
   std::vector<int32_t> blockOf;
   for (const NodeOrigin &origin : p.origins) {
-    std::string block = getBlockOfScope(getScope(origin.op->getLoc()));
+    std::string block = getBlockOfScope(getModuleScope(origin.op->getLoc()));
     if (block.empty()) {
       blockOf.push_back(-1);
       continue;

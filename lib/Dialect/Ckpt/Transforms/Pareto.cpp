@@ -9,6 +9,7 @@
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/LowerBound.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_PARETOPASS
@@ -98,13 +100,18 @@ FailureOr<Frontier> ParetoPass::solveFrontier(func::FuncOp func,
     std::string engine;
   };
   std::vector<Plan> plans;
-  unsigned count = std::max(2u, points.getValue());
   int64_t span = frontier.noRecomputePeak - frontier.floor;
+  // Distinct budgets only: where recomputation can lower the peak by a few
+  // bytes or none, fewer rows than `points`.
+  unsigned count = static_cast<unsigned>(
+      std::min<int64_t>(points, std::max<int64_t>(span, 0) + 1));
   double scale = std::max<double>(1, double(frontier.noRecomputePeak));
   for (unsigned k = 0; k < count; ++k) {
     ParetoPoint point;
     point.budget = frontier.noRecomputePeak -
-                   static_cast<int64_t>(double(span) * k / (count - 1));
+                   (count > 1 ? static_cast<int64_t>(double(span) * k /
+                                                     (count - 1))
+                              : 0);
     point.fraction = double(point.budget) / scale;
     remat::SolveResult result = remat::solveOptimal(p, point.budget, options);
     point.boundOverhead = (result.lowerBound - p.baseCost()) / base;
@@ -138,7 +145,25 @@ static void printTable(const Frontier &frontier, BudgetScope scope,
   os << "== ckpt pareto: @" << frontier.name << " (budget scope " << scope
      << ")\n";
   os << "no-recompute peak " << formatBytes(frontier.noRecomputePeak)
-     << ", memory floor " << formatBytes(frontier.floor) << "\n\n";
+     << ", memory floor " << formatBytes(frontier.floor) << "\n";
+  // Say so when recomputation can barely act on the peak: what sets it is
+  // held whatever is recomputed (parameters, inputs, gradients in the step
+  // scope; a single large backward step).
+  int64_t span = frontier.noRecomputePeak - frontier.floor;
+  double share = double(span) / double(std::max<int64_t>(
+                                    1, frontier.noRecomputePeak));
+  if (span <= 0 || share < 0.05) {
+    os << (span <= 0 ? "recomputation cannot lower this peak"
+                     : "recomputation can lower this peak by at most " +
+                           formatBytes(span) + " (" +
+                           llvm::formatv("{0:f2}", 100 * share).str() + "%)")
+       << ": what sets it is held whatever is recomputed";
+    if (scope == BudgetScope::Step)
+      os << " (with budget-scope=activations, parameters, inputs and their "
+            "gradients are left out)";
+    os << "\n";
+  }
+  os << "\n";
   os << llvm::formatv("{0,-12} {1,-9} {2,-12} {3,-10} {4,-11} {5}\n",
                       "budget", "fraction", "plan peak", "overhead",
                       "bound", "engine");
@@ -200,17 +225,32 @@ static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
 
 void ParetoPass::runOnOperation() {
   ModuleOp module = getOperation();
+  // Errors in the options have no place in the input: they are reported
+  // without a location, naming the option.
+  Location options = UnknownLoc::get(&getContext());
+  if (points < 2) {
+    emitError(options) << "ckpt-pareto: points=" << points.getValue()
+                       << " is too few: a frontier needs at least 2 budgets "
+                          "(the no-recompute peak and the floor)";
+    return signalPassFailure();
+  }
+  if (!(std::isfinite(timeLimit) && timeLimit > 0)) {
+    emitError(options) << "ckpt-pareto: time-limit="
+                       << formatNumber(timeLimit)
+                       << " is not a positive number of seconds";
+    return signalPassFailure();
+  }
   std::optional<RooflineCostModel> model;
   if (objective == "time") {
     std::string error;
     FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);
     if (failed(hardware)) {
-      emitError(module.getLoc()) << "ckpt-pareto: " << error;
+      emitError(options) << "ckpt-pareto: " << error;
       return signalPassFailure();
     }
     model.emplace(*hardware);
   } else if (objective != "flops") {
-    emitError(module.getLoc()) << "ckpt-pareto: unknown objective '"
+    emitError(options) << "ckpt-pareto: unknown objective '"
                                << objective << "' (expected time or flops)";
     return signalPassFailure();
   }
@@ -234,7 +274,7 @@ void ParetoPass::runOnOperation() {
     return;
   bool csv = StringRef(output).ends_with(".csv");
   llvm::Error written =
-      llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+      writeOutputFile(output, [&](llvm::raw_ostream &os) {
         if (csv)
           printCsv(frontiers, os);
         else

@@ -10,8 +10,10 @@
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanDecisions.h"
+#include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/Budget.h"
 #include "ckpt/Remat/ExactSolvers.h"
@@ -26,6 +28,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_PLACECHECKPOINTSPASS
@@ -71,6 +75,11 @@ private:
   FailureOr<remat::Schedule> solveOptimally(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, std::string &note);
+
+  /// The engine that found the plan and its proven lower bound on the
+  /// overhead, set by the solve methods for the summary.
+  std::string solvedEngine;
+  std::optional<double> solvedBound;
 
   /// Reports that no plan fits `limit`, with the floor every plan needs,
   /// when an engine proved that nothing fits, its `proof`, and with
@@ -147,7 +156,8 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
         p.problem, remat::groupBlocksIntoSqrtSegments(getNodeBlocks(p)));
   if (strategy == "selective")
     return dropAttentionCores(func, p);
-  emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown strategy '"
+  emitError(UnknownLoc::get(func.getContext()))
+      << "ckpt-place-checkpoints: unknown strategy '"
                            << strategy
                            << "' (expected none, full, sqrt, selective, "
                               "greedy, chain, generic, optimal or exact)";
@@ -175,6 +185,8 @@ PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
     return failure();
   }
   double base = std::max(p.problem.baseCost(), 1e-300);
+  solvedEngine = result.engine;
+  solvedBound = (result.lowerBound - p.problem.baseCost()) / base;
   std::string times = result.message;
   llvm::StringRef prefix = "engine seconds ";
   if (llvm::StringRef(times).starts_with(prefix))
@@ -203,6 +215,7 @@ PlaceCheckpointsPass::solveWithChain(func::FuncOp func,
     reportInfeasible(func, p, limit, -1, nullptr);
     return failure();
   }
+  solvedEngine = "segment-chain";
   note = (" engine=segment-chain solve-seconds=" +
           llvm::formatv("{0:f3}", result.seconds) + " (" + result.message +
           ")")
@@ -234,6 +247,7 @@ PlaceCheckpointsPass::solveGenerically(func::FuncOp func,
                      enginesTried(result));
     return failure();
   }
+  solvedEngine = "generic";
   note = (" engine=generic solve-seconds=" +
           llvm::formatv("{0:f3}", result.seconds) + " (" + result.message + ")")
              .str();
@@ -268,6 +282,10 @@ PlaceCheckpointsPass::solveExactly(func::FuncOp func,
                              << result.message;
     return failure();
   }
+  solvedEngine = "milp";
+  if (std::isfinite(result.lowerBound))
+    solvedBound = (result.lowerBound - p.problem.baseCost()) /
+                  std::max(p.problem.baseCost(), 1e-300);
   note = (" engine=" + Twine(remat::statusName(result.status)) +
           " lower-bound=" + llvm::formatv("{0:e4}", result.lowerBound) +
           " solve-seconds=" + llvm::formatv("{0:f2}", result.seconds))
@@ -349,6 +367,11 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   remat::MemoryFloor floor = provenFloor(p.problem, lookedBack);
   // The function is not rewritten yet: its timeline is the no-recompute one.
   FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
+  // The floor is also given as a fraction of the no-recompute peak in the
+  // scope: the terms a `0.5x` budget is written in.
+  int64_t reference = std::max<int64_t>(
+      1, remat::evaluateSchedule(p.problem, remat::Schedule::identity(p.problem))
+             .peakBytes);
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
@@ -360,7 +383,9 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   diag << ", given as budget=" << budget
        << " in budget-scope=" << stringifyBudgetScope(budgetScope)
        << "; every plan needs at least " << formatBytes(floor.bytes) << " ("
-       << floor.bytes << " bytes) in this scope";
+       << floor.bytes << " bytes, "
+       << llvm::formatv("{0:f3}", double(floor.bytes) / double(reference))
+       << "x of the no-recompute peak) in this scope";
   if (peakOp)
     diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
                                          "op runs";
@@ -407,20 +432,29 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   std::string error;
   std::optional<remat::Budget> parsedBudget;
+  // Errors in the options have no place in the input: they are reported
+  // without a location, naming the option.
+  Location optionsLoc = UnknownLoc::get(&getContext());
   if (!budget.empty() && !(parsedBudget = remat::parseBudget(budget, error))) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: " << error;
+    emitError(optionsLoc) << "ckpt-place-checkpoints: " << error;
+    return signalPassFailure();
+  }
+  if (!(std::isfinite(timeLimit) && timeLimit > 0)) {
+    emitError(optionsLoc) << "ckpt-place-checkpoints: time-limit="
+                          << formatNumber(timeLimit)
+                          << " is not a positive number of seconds";
     return signalPassFailure();
   }
   std::optional<RooflineCostModel> model;
   if (objective == "time") {
     FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);
     if (failed(hardware)) {
-      emitError(func.getLoc()) << "ckpt-place-checkpoints: " << error;
+      emitError(optionsLoc) << "ckpt-place-checkpoints: " << error;
       return signalPassFailure();
     }
     model.emplace(*hardware);
   } else if (objective != "flops") {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: unknown objective '"
+    emitError(optionsLoc) << "ckpt-place-checkpoints: unknown objective '"
                              << objective << "' (expected time or flops)";
     return signalPassFailure();
   }
@@ -495,21 +529,23 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   double overhead =
       plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
+  PlanFigures figures;
+  figures.strategy = strategy;
+  figures.objective = objective;
+  figures.scope = budgetScope;
+  figures.budgetBytes = limit;
+  figures.budgetText = budget;
+  figures.noRecomputePeakBytes = baseline.peakBytes;
+  figures.peakBytes = checked.bytes;
+  figures.overhead = overhead;
+  figures.recomputedOps = recomputedOps;
+  figures.engineNote = engineNote;
+  figures.engine = solvedEngine;
+  figures.lowerBoundOverhead = solvedBound;
   if (decided) {
-    PlanFigures figures;
-    figures.strategy = strategy;
-    figures.objective = objective;
-    figures.scope = budgetScope;
-    figures.budgetBytes = limit;
-    figures.budgetText = budget;
-    figures.noRecomputePeakBytes = baseline.peakBytes;
-    figures.peakBytes = checked.bytes;
-    figures.overhead = overhead;
-    figures.recomputedOps = recomputedOps;
-    figures.engineNote = engineNote;
     // Written to a temporary file that replaces `decisions` once complete.
     llvm::Error written =
-        llvm::writeToOutput(decisions, [&](llvm::raw_ostream &os) {
+        writeOutputFile(decisions, [&](llvm::raw_ostream &os) {
           printPlanDecisionsJson(func.getSymName(), figures, *decided, os);
           return llvm::Error::success();
         });
@@ -520,6 +556,11 @@ void PlaceCheckpointsPass::runOnOperation() {
       return signalPassFailure();
     }
   }
+  // The plan in words, as the tool's own remark (no location: it is about
+  // the whole function); `summary=false` turns it off.
+  if (summary)
+    emitRemark(UnknownLoc::get(&getContext()))
+        << "ckpt-place-checkpoints: " << summarizePlan(func, figures);
   if (explain) {
     emitRemark(func.getLoc())
         << "checkpoint plan: strategy=" << strategy << " peak=" << checked.bytes

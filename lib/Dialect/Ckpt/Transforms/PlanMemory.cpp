@@ -10,6 +10,7 @@
 #include "ckpt/Analysis/MemoryTimeline.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Plan/MemoryPlan.h"
 
@@ -309,16 +310,25 @@ static llvm::json::Object planJson(func::FuncOp func, const MemoryTimeline &t,
       {"buffers", std::move(buffers)}};
 }
 
+/// The largest alignment= accepted (1 GiB).
+static constexpr int64_t kMaxAlignment = int64_t(1) << 30;
+
 void PlanMemoryPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
-    emitError(module.getLoc())
-        << "ckpt-plan-memory: alignment must be a positive power of two, got "
+  // Errors in the options have no place in the input: no location. Offsets
+  // are sums of aligned sizes: an alignment of at most 1 GiB keeps them far
+  // from overflowing (2^62 at 2^32 buffers).
+  Location optionsLoc = UnknownLoc::get(&getContext());
+  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment) ||
+      alignment > kMaxAlignment) {
+    emitError(optionsLoc)
+        << "ckpt-plan-memory: alignment must be a positive power of two, at "
+           "most 1 GiB, got "
         << alignment.getValue();
     return signalPassFailure();
   }
   if (algorithm != "portfolio" && algorithm != "greedy-by-size") {
-    emitError(module.getLoc())
+    emitError(optionsLoc)
         << "ckpt-plan-memory: unknown algorithm '" << algorithm
         << "' (expected portfolio or greedy-by-size)";
     return signalPassFailure();
@@ -351,7 +361,7 @@ void PlanMemoryPass::runOnOperation() {
     return;
   // Written to a temporary file that replaces `output` once complete.
   llvm::Error written =
-      llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+      writeOutputFile(output, [&](llvm::raw_ostream &os) {
         llvm::json::Object document{{"version", 1},
                                     {"functions", std::move(functions)}};
         os << llvm::formatv("{0:2}", llvm::json::Value(std::move(document)))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/StepReport.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 
 #include "llvm/Support/Error.h"
@@ -46,7 +47,7 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
 
     // Written to a temporary file that atomically replaces `output` once
     // complete, so a failure never leaves a partial report.
-    llvm::Error written = llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+    llvm::Error written = writeOutputFile(output, [&](llvm::raw_ostream &os) {
       if (json) {
         os << "{\"version\": 1, \"functions\": [\n";
         for (auto [i, report] : llvm::enumerate(reports)) {

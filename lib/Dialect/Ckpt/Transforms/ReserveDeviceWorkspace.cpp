@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cctype>
+
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_RESERVEDEVICEWORKSPACEPASS
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h.inc"
@@ -25,16 +27,19 @@ FailureOr<int64_t> mlir::ckpt::parseDeviceWorkspaceSize(StringRef text,
                                                         std::string &error) {
   if (text == "cuda")
     return kCudaDeviceScratchBytes;
-  std::optional<remat::Budget> parsed = remat::parseBudget(text.str(), error);
-  if (!parsed)
-    return failure();
-  if (!parsed->bytes) {
-    error = "expected 'cuda' or bytes with a unit (64MiB, 4096), not a "
+  // A size, never a fraction: a bare number is bytes, and 0 removes the
+  // reservation.
+  if (text == "0" || text == "0B")
+    return 0;
+  std::string sized = text.str();
+  if (!sized.empty() && llvm::all_of(sized, [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      }))
+    sized += "B";
+  std::optional<remat::Budget> parsed = remat::parseBudget(sized, error);
+  if (!parsed || !parsed->bytes) {
+    error = "expected 'cuda', 0, or bytes (64MiB, 4096) up to 4 EiB, not a "
             "fraction of the peak";
-    return failure();
-  }
-  if (*parsed->bytes < 0) {
-    error = "the size must not be negative";
     return failure();
   }
   return *parsed->bytes;

@@ -11,6 +11,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mlir::ckpt {
@@ -20,6 +21,10 @@ namespace mlir::ckpt {
 /// op's module scope up to the first all-digit component (`h.3.attn.c_attn`
 /// -> `h.3`).
 std::vector<int32_t> getNodeBlocks(const RematProblemWithOrigins &problem);
+
+/// The module scope of an op: the first NameLoc name inside its location
+/// (the importer wraps each node's location in one), or "".
+std::string getModuleScope(Location loc);
 
 /// Drop decisions of Megatron-LM's selective recomputation: forward
 /// softmaxes, the dropouts of their outputs, the score batch_matmuls feeding

@@ -175,7 +175,7 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"\"",
-           "Memory budget: bytes with a unit (24GiB, 512MiB) or a fraction of the no-recompute peak (0.5x)">,
+           "Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x, up to 100x); a bare number is an error">,
     Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
            /*default=*/"::mlir::ckpt::BudgetScope::Step",
            "What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
@@ -187,6 +187,8 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
            "Hardware profile for the time objective (h100-sxm, h200, a100-80gb or a .json file)">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark with the plan's figures">,
+    Option<"summary", "summary", "bool", /*default=*/"true",
+           "Say what the plan decided, in words: budget, peak, overhead, engine and bound, and the recomputed values by module scope (a remark without location; ckpt-opt prints it unless --quiet)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Time limit of the exact engine (MILP), in seconds">,
     Option<"exactEngines", "exact-engines", "bool", /*default=*/"true",

@@ -16,6 +16,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::ckpt {
@@ -38,6 +39,11 @@ struct PlanFigures {
   int64_t recomputedOps = 0;
   /// The engine's explanation (engine, status, proven bound), if any.
   std::string engineNote;
+  /// The engine that found the plan (the strategy's name for baselines).
+  std::string engine;
+  /// A proven lower bound on the overhead of every plan within the budget,
+  /// when the engine gives one.
+  std::optional<double> lowerBoundOverhead;
 };
 
 /// The per-value decisions of `schedule` on `problem` (built from `func`
