@@ -260,11 +260,9 @@ int main(int argc, char **argv) {
   }
   // An empty file parses as an empty module, which every pass accepts: say
   // so instead of succeeding with nothing done.
+  std::string shownName = inputFilename == "-" ? "<stdin>" : inputFilename;
   if (input->getBuffer().trim().empty() && !config.shouldVerifyDiagnostics()) {
-    llvm::errs() << "ckpt-opt: the input '"
-                 << (inputFilename == "-" ? std::string("<stdin>")
-                                          : std::string(inputFilename))
-                 << "' is empty\n";
+    llvm::errs() << "ckpt-opt: the input '" << shownName << "' is empty\n";
     return 1;
   }
   bool isJson = inputFormat == InputFormat::Json ||
@@ -276,7 +274,6 @@ int main(int argc, char **argv) {
     bool rematGraph = inputFormat == InputFormat::RematGraph ||
                       (inputFormat == InputFormat::Auto &&
                        ckpt::isRematGraphJson(input->getBuffer()));
-    std::string shownName = inputFilename == "-" ? "<stdin>" : inputFilename;
     // The passes' diagnostics point into the JSON too: show long lines of it
     // as excerpts (MLIR's handler, registered before, prints the rest).
     if (!config.shouldVerifyDiagnostics()) {

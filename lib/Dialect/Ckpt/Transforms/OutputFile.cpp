@@ -25,7 +25,8 @@ Error mlir::ckpt::writeOutputFile(
     return flushed(outs());
   }
   fs::file_status status;
-  bool special = !fs::status(path, status, /*follow=*/true) &&
+  // As the driver's -o: a symbolic link is written through, not replaced.
+  bool special = !fs::status(path, status, /*follow=*/false) &&
                  status.type() != fs::file_type::regular_file &&
                  status.type() != fs::file_type::file_not_found;
   if (special) {

@@ -5,8 +5,9 @@
 // to a temporary next to it and renamed over it once complete and flushed
 // without error, so a failure (a full disk) leaves no partial file and keeps
 // an existing one. A name that exists and is not a regular file (a device
-// such as /dev/null or /dev/full, a pipe) is written in place: renaming over
-// it would replace the device node. `-` is stdout.
+// such as /dev/null or /dev/full, a pipe, a symbolic link) is written in
+// place: renaming over it would replace the device node or the link. `-` is
+// stdout.
 //
 //===----------------------------------------------------------------------===//
 
