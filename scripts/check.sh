@@ -4,14 +4,28 @@
 # the Python exporter's tests (pytest, Debian's interpreter and torch 1.13, then
 # the pinned PyTorch 2 environment of scripts/install-torch.sh), then
 # the same lit suite built with ASan+UBSan (scripts/sanitize.sh), then each
-# libFuzzer target for CKPT_FUZZ_SECONDS seconds (default 60; scripts/fuzz.sh).
+# libFuzzer target for a fixed number of executions from a fixed seed (or for
+# CKPT_FUZZ_SECONDS seconds each when set; scripts/fuzz.sh).
 # Ends with one line `N passed, N failed` over all of them (each fuzz target
 # counts as one test); exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each stage's wall time, printed as it ends and again at the end (the
+# stage table of docs/building.md comes from these lines).
+stages=()
+stage_start=$(date +%s)
+stage() { # stage <name>: the stage that just ended
+  local now; now=$(date +%s)
+  stages+=("stage: $1 $((now - stage_start)) s")
+  echo "${stages[-1]}"
+  stage_start=$now
+}
+
 bash scripts/install-deps.sh
+stage install
 bash scripts/build.sh
+stage build
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -27,6 +41,7 @@ failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unex
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   failed=1 # lit failed without a per-test count (e.g. no tests discovered)
 fi
+stage lit
 
 pystatus=0
 (cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" \
@@ -39,6 +54,7 @@ pyfailed=$(( $(pycount failed) + $(pycount error) + $(pycount errors) ))
 if [ "$pystatus" -ne 0 ] && [ "$pyfailed" -eq 0 ]; then
   pyfailed=1 # pytest failed without a count (e.g. exit 5: no tests collected)
 fi
+stage pytest-torch1
 
 # The exporter's tests again with the pinned PyTorch 2 stack (scripts/
 # install-torch.sh), which adds the transformers/torchvision corpus.
@@ -53,6 +69,7 @@ if [ "$pt2status" -ne 0 ] && [ "$pt2failed" -eq 0 ]; then
 fi
 pyfailed=$(( pyfailed + pt2failed ))
 if [ "$pt2status" -ne 0 ]; then pystatus=$pt2status; fi
+stage pytest-torch2
 
 # The lit suite again, built with ASan+UBSan; a sanitizer report that no
 # test caught (e.g. under `not ckpt-opt`) counts as one more failure each.
@@ -64,15 +81,18 @@ sanfailed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count U
 if [ "$sanstatus" -ne 0 ] && [ "$sanfailed" -eq 0 ]; then
   sanfailed=1 # the build or lit failed without a per-test count
 fi
+stage sanitizers
 
 # Fuzzing, bounded: one test per target.
 fuzzstatus=0
-bash scripts/fuzz.sh "${CKPT_FUZZ_SECONDS:-60}" 2>&1 | tee "$log" || fuzzstatus=$?
+bash scripts/fuzz.sh ${CKPT_FUZZ_SECONDS:+"$CKPT_FUZZ_SECONDS"} 2>&1 | tee "$log" || fuzzstatus=$?
 fuzzpassed=$(grep -c '^PASS: ckpt-fuzz-' "$log" || true)
 fuzzfailed=$(grep -c '^FAIL: ckpt-fuzz-' "$log" || true)
 if [ "$fuzzstatus" -ne 0 ] && [ "$fuzzfailed" -eq 0 ]; then
   fuzzfailed=1 # the fuzz build failed before any target ran
 fi
+stage fuzz
+printf '%s\n' "${stages[@]}"
 
 echo "$((passed + pypassed + sanpassed + fuzzpassed)) passed, $((failed + pyfailed + sanfailed + fuzzfailed)) failed"
 [ "$status" -eq 0 ] && [ "$pystatus" -eq 0 ] && [ "$failed" -eq 0 ] && [ "$pyfailed" -eq 0 ] &&

@@ -2,6 +2,8 @@
 # lit configuration of the ckpt-opt regression tests.
 
 import os
+import subprocess
+import shutil
 import shlex
 
 import lit.formats
@@ -59,6 +61,12 @@ if config.ninja_executable and os.path.exists(config.ninja_executable):
 # Sanitizer builds (scripts/sanitize.sh puts -fsanitize= into the flags).
 if "-fsanitize" in config.embed_cxx_flags:
     config.available_features.add("sanitizer")
+# The HTML report's screenshot test: Debian's chromium (headless) and
+# python3-pil for the interpreter running the tests (scripts/install-deps.sh).
+if shutil.which("chromium") and subprocess.run(
+        [config.python_executable, "-c", "import PIL"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("chromium")
 # Runtime/e2e-*: the smallest-budget search bisects to 1/128 of the peak; the
 # sanitizer build (instrumented ckpt-opt, several times slower) to 1/8.
 config.substitutions.append(

@@ -26,6 +26,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ckpt;
 namespace json = llvm::json;
@@ -68,7 +70,8 @@ private:
   FailureOr<Value> resolveOperand(StringRef id, size_t node,
                                   const JsonPath &path);
   LogicalResult importOutputs(const json::Array &outputs, const JsonPath &path);
-  Location nodeLocation(const json::Object &node, const JsonPath &path);
+  FailureOr<Location> nodeLocation(const json::Object &node,
+                                   const JsonPath &path);
 
   OpBuilder builder;
 
@@ -273,25 +276,50 @@ LogicalResult GraphImporter::indexNodes(const json::Array &nodes,
 
 /// Returns the location of a node: its `loc` (file:line:col of the model
 /// code) if given, else its position in the JSON file; wrapped in a NameLoc
-/// of its `scope` if given.
-Location GraphImporter::nodeLocation(const json::Object &node,
-                                     const JsonPath &path) {
+/// of its `scope` if given. A `loc` that is neither `"file"`,
+/// `"file:line"` nor `{"file", "line", "col"}` with lines and columns that
+/// fit a location (0 to 2^32-1) is an error at its JSON path.
+FailureOr<Location> GraphImporter::nodeLocation(const json::Object &node,
+                                                const JsonPath &path) {
   Location loc = locationOf(path);
   if (const json::Value *value = node.get("loc")) {
+    JsonPath locPath = path.field("loc");
     if (std::optional<StringRef> str = value->getAsString()) {
       auto [file, line] = str->rsplit(':');
       unsigned lineNo = 0;
-      if (!line.getAsInteger(10, lineNo))
+      if (!line.empty() && llvm::all_of(line, llvm::isDigit)) {
+        if (line.getAsInteger(10, lineNo))
+          return error(locPath) << "line " << line
+                                << " is out of range (0 to 4294967295)";
         loc = FileLineColLoc::get(context, file, lineNo, 0);
-      else
+      } else {
         loc = FileLineColLoc::get(context, *str, 0, 0);
+      }
     } else if (const json::Object *object = value->getAsObject()) {
-      std::optional<StringRef> file = object->getString("file");
-      std::optional<int64_t> line = object->getInteger("line");
-      std::optional<int64_t> col = object->getInteger("col");
-      if (file)
-        loc = FileLineColLoc::get(context, *file, line ? *line : 0,
-                                  col ? *col : 0);
+      if (failed(checkKeys(*object, locPath, {"file", "line", "col"})))
+        return failure();
+      std::optional<StringRef> file =
+          getString(*object, "file", locPath, /*required=*/true);
+      if (!file)
+        return failure();
+      unsigned position[2] = {0, 0};
+      const StringRef keys[2] = {"line", "col"};
+      for (auto [i, key] : llvm::enumerate(keys)) {
+        const json::Value *number = object->get(key);
+        if (!number)
+          continue;
+        std::optional<int64_t> integer = number->getAsInteger();
+        if (!integer || *integer < 0 ||
+            *integer > int64_t(std::numeric_limits<unsigned>::max()))
+          return error(locPath.field(key))
+                 << "expected a " << (i ? "column" : "line")
+                 << " number from 0 to 4294967295";
+        position[i] = static_cast<unsigned>(*integer);
+      }
+      loc = FileLineColLoc::get(context, *file, position[0], position[1]);
+    } else {
+      return error(locPath) << "expected a string (\"file:line\") or an "
+                               "object {\"file\", \"line\", \"col\"}";
     }
   }
   if (std::optional<StringRef> scope = node.getString("scope"))
@@ -390,7 +418,10 @@ LogicalResult GraphImporter::importNode(const json::Object &node, size_t index,
     return error(path.field("op")) << "unknown op '" << *opName << "'";
 
   // Operands: nulls mark absent optional operands.
-  OperationState state(nodeLocation(node, path), *info);
+  FailureOr<Location> location = nodeLocation(node, path);
+  if (failed(location))
+    return failure();
+  OperationState state(*location, *info);
   ArrayRef<std::string> inputIds = nodeInputs[index];
   bool segmented = info->hasTrait<OpTrait::AttrSizedOperandSegments>();
   std::optional<size_t> groups = getOperandGroupCount(*opName);

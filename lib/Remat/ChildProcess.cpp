@@ -94,7 +94,8 @@ int reap(pid_t pid) {
 #endif
 
 ChildRun mlir::ckpt::remat::detail::runInChildProcess(
-    double deadlineSeconds, const std::function<std::string()> &work) {
+    double deadlineSeconds, const std::function<std::string()> &work,
+    const ChildProgress &progress) {
   ChildRun run;
 #ifndef CKPT_HAVE_FORK
   auto start = std::chrono::steady_clock::now();
@@ -138,14 +139,24 @@ ChildRun mlir::ckpt::remat::detail::runInChildProcess(
   ::close(fds[1]);
   bool killed = false;
   char buffer[1 << 16];
+  double nextTick = progress.everySeconds;
   while (true) {
-    double left = deadlineSeconds - secondsSince(start);
+    double now = secondsSince(start);
+    double left = deadlineSeconds - now;
     if (left <= 0) {
       killed = true;
       break;
     }
+    if (progress.onTick && now >= nextTick) {
+      progress.onTick(now);
+      while (nextTick <= now)
+        nextTick += progress.everySeconds;
+    }
+    double wait = left;
+    if (progress.onTick)
+      wait = std::min(wait, std::max(nextTick - now, 0.001));
     struct pollfd poller = {fds[0], POLLIN, 0};
-    int waitMs = static_cast<int>(std::min(std::ceil(left * 1000), 6e7));
+    int waitMs = static_cast<int>(std::min(std::ceil(wait * 1000), 6e7));
     int ready = ::poll(&poller, 1, waitMs);
     if (ready < 0 && errno == EINTR)
       continue;
@@ -155,7 +166,8 @@ ChildRun mlir::ckpt::remat::detail::runInChildProcess(
       break;
     }
     if (ready == 0)
-      continue; // The loop head decides whether the deadline has passed.
+      continue; // The loop head decides whether the deadline has passed
+                // or progress is due.
     ssize_t got = ::read(fds[0], buffer, sizeof buffer);
     if (got < 0 && errno == EINTR)
       continue;

@@ -41,6 +41,14 @@ struct ChildRun {
 /// fork); where it cannot, it runs `work` in this process.
 bool childProcessesAvailable();
 
+/// Progress while a child runs: `onTick` is called with the seconds since
+/// the start about every `everySeconds` (from the waiting parent; never when
+/// `onTick` is empty or fork is unavailable).
+struct ChildProgress {
+  std::function<void(double elapsedSeconds)> onTick;
+  double everySeconds = 5;
+};
+
 /// Runs `work` in a forked child process and returns what it returned. The
 /// child is killed with SIGKILL if it has not finished `deadlineSeconds`
 /// after the start. The child sees a copy of this process's memory; nothing
@@ -51,7 +59,8 @@ bool childProcessesAvailable();
 /// Where fork is unavailable, `work` runs in this process without a
 /// deadline and the result says Finished.
 ChildRun runInChildProcess(double deadlineSeconds,
-                           const std::function<std::string()> &work);
+                           const std::function<std::string()> &work,
+                           const ChildProgress &progress = {});
 
 } // namespace mlir::ckpt::remat::detail
 

@@ -522,10 +522,20 @@ CbcOutcome CheckmateModel::solve(const MilpOptions &options) {
   const double limit = std::max(options.timeLimitSeconds, 0.01);
   const double deadline = limit + std::max(options.minGraceSeconds,
                                            options.graceFraction * limit);
-  ChildRun run = runInChildProcess(deadline, [&] {
-    Cbc_solve(model);
-    return CbcOutcome::read(model).serialize();
-  });
+  ChildProgress progress;
+  if (options.progress) {
+    progress.onTick = [&](double elapsed) {
+      options.progress(elapsed, limit, deadline);
+    };
+    progress.everySeconds = std::max(options.progressSeconds, 0.1);
+  }
+  ChildRun run = runInChildProcess(
+      deadline,
+      [&] {
+        Cbc_solve(model);
+        return CbcOutcome::read(model).serialize();
+      },
+      progress);
   CbcOutcome outcome;
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.1f", run.seconds);

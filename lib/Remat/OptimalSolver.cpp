@@ -175,6 +175,7 @@ SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
   if (options.exactEngines && problem.nodes.size() <= options.maxMilpNodes) {
     MilpOptions milpOptions;
     milpOptions.timeLimitSeconds = options.milpTimeLimitSeconds;
+    milpOptions.progress = options.milpProgress;
     // The MIP start: on problems without a training form (where every
     // value may be recomputed, so the model is much larger), CBC 2.10 spends
     // minutes outside its time limit completing a start (measured: 100 s for

@@ -11,6 +11,8 @@
 #include "InputNesting.h"
 #include "LineExcerpts.h"
 
+#include "ckpt/Analysis/StepReport.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Import/GraphImport.h"
 #include "ckpt/Import/RematGraphImport.h"
 #include "ckpt/InitAll.h"
@@ -26,11 +28,13 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -236,6 +240,9 @@ int main(int argc, char **argv) {
       argc, argv, "ckpt-opt: checkpoint planning for training graphs\n",
       registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // Long solves and imports write progress lines on a terminal; --quiet
+  // silences them with the summaries.
+  ckpt::configureProgress(!quiet, "ckpt-opt: ");
   // Diagnostics without a location (errors in pass options, the passes'
   // summaries) are printed as the tool's own; errors name the argument that
   // holds the option.
@@ -289,9 +296,20 @@ int main(int argc, char **argv) {
         return base.setupPassPipeline(pm);
       });
     }
+    auto importStart = std::chrono::steady_clock::now();
+    size_t inputBytes = input->getBufferSize();
     input = importJsonToText(std::move(input), shownName, rematGraph, registry);
     if (!input)
       return 1;
+    ckpt::writeProgress(
+        "imported " + shownName + " (" + ckpt::formatBytes(inputBytes) +
+        " of JSON) in " +
+        llvm::formatv("{0:f2}",
+                      std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - importStart)
+                          .count())
+            .str() +
+        " s");
   } else if (std::optional<size_t> offset =
                  ckpt_opt::findExcessiveMlirNesting(input->getBuffer())) {
     llvm::SourceMgr sourceMgr;

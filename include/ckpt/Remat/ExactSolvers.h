@@ -29,6 +29,7 @@
 #include "ckpt/Remat/RematProblem.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace mlir::ckpt::remat {
@@ -115,6 +116,15 @@ struct MilpOptions {
   /// rounded up), whose plans all fit. A plan is claimed optimal when it
   /// meets the relaxation's bound.
   int64_t maxExactUnits = 2000000;
+  /// Progress of an enforced run (CBC in a child process): called about
+  /// every `progressSeconds` with the seconds since CBC started, the time
+  /// limit, and the deadline at which CBC is stopped (the limit and its
+  /// grace), e.g. to tell a user at a terminal that the solve goes on.
+  using Progress = std::function<void(double elapsedSeconds,
+                                      double limitSeconds,
+                                      double deadlineSeconds)>;
+  Progress progress;
+  double progressSeconds = 5;
   /// A schedule to start CBC from (a MIP start), e.g. the best heuristic
   /// plan; handed to CBC if it is valid, fits, and its recomputations can be
   /// read as a stage matrix R (each group at most once per stage). If it fits

@@ -30,6 +30,8 @@ struct OptimalOptions {
   size_t maxMilpNodes = 100;
   /// Its wall-clock limit, in seconds.
   double milpTimeLimitSeconds = 10;
+  /// Its progress (MilpOptions::progress).
+  MilpOptions::Progress milpProgress;
   /// The greedy search runs on problems of at most this many nodes (it is
   /// quadratic).
   size_t maxGreedyNodes = 10000;

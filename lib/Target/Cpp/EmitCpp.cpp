@@ -571,25 +571,42 @@ llvm::Error mlir::ckpt::writeEmittedSteps(ArrayRef<EmittedStep> steps,
           "cannot write the generated code to '" + dir +
               "': two steps would be written to '" + step.fileStem +
               step.sourceSuffix + "' (@" + step.name + ")");
-  if (std::error_code ec = fs::create_directories(dir))
+  // The directories this call creates (`dir` and missing parents, deepest
+  // first), removed again if writing fails: a failure leaves nothing behind.
+  std::vector<std::string> created;
+  for (std::string path = dir.str(); !path.empty() && !fs::exists(path);
+       path = llvm::sys::path::parent_path(path).str())
+    created.push_back(path);
+  auto removeCreated = [&] {
+    for (const std::string &path : created)
+      fs::remove(path); // only removes an empty directory
+  };
+  if (std::error_code ec = fs::create_directories(dir)) {
+    removeCreated();
     return error("", ec);
+  }
   if (!fs::is_directory(dir))
     return error("", std::make_error_code(std::errc::not_a_directory));
   // A fresh directory inside `dir`: renames from it stay on one file system.
   // (createUniqueDirectory puts relative names under the system's temporary
   // directory, hence the absolute path.)
   SmallString<128> prefix(dir);
-  if (std::error_code ec = fs::make_absolute(prefix))
+  if (std::error_code ec = fs::make_absolute(prefix)) {
+    removeCreated();
     return error("", ec);
+  }
   llvm::sys::path::append(prefix, ".ckpt-emit-tmp");
   SmallString<128> temp;
-  if (std::error_code ec = fs::createUniqueDirectory(prefix, temp))
+  if (std::error_code ec = fs::createUniqueDirectory(prefix, temp)) {
+    removeCreated();
     return error("", ec);
+  }
   std::vector<std::pair<std::string, std::string>> written;
   auto cleanUp = [&] {
     for (auto &[from, to] : written)
       fs::remove(from);
     fs::remove(temp);
+    removeCreated();
   };
   for (const EmittedStep &step : steps) {
     for (auto [suffix, contents] :

@@ -8,18 +8,18 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepReport.h"
-#include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
+#include "ckpt/Dialect/Ckpt/Transforms/ParetoFrontier.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
-#include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
-#include "ckpt/Remat/LowerBound.h"
-#include "ckpt/Remat/OptimalSolver.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace mlir::ckpt {
@@ -32,107 +32,13 @@ using namespace mlir::ckpt;
 
 namespace {
 
-/// One row of a frontier.
-struct ParetoPoint {
-  /// The budget in bytes, and as a fraction of the no-recompute peak, both
-  /// in the terms of the budget scope.
-  int64_t budget = 0;
-  double fraction = 0;
-  /// The cheapest plan found that fits: its peak (in the scope), overhead
-  /// and the engine; `found` is false if none fits.
-  bool found = false;
-  int64_t peak = 0;
-  double overhead = 0;
-  std::string engine;
-  /// Proven lower bound on the overhead at this budget (+inf: infeasible).
-  double boundOverhead = 0;
-};
-
-/// The frontier of one step function; bytes in the terms of the scope.
-struct Frontier {
-  std::string name;
-  int64_t noRecomputePeak = 0;
-  int64_t floor = 0;
-  std::vector<ParetoPoint> points;
-};
-
 struct ParetoPass : public mlir::ckpt::impl::ParetoPassBase<ParetoPass> {
   using ParetoPassBase::ParetoPassBase;
 
   void runOnOperation() override;
-
-private:
-  FailureOr<Frontier> solveFrontier(func::FuncOp func,
-                                    const CostModel *model);
 };
 
 } // namespace
-
-FailureOr<Frontier> ParetoPass::solveFrontier(func::FuncOp func,
-                                              const CostModel *model) {
-  RematProblemOptions problemOptions;
-  problemOptions.costModel = model;
-  problemOptions.scope = budgetScope;
-  FailureOr<RematProblemWithOrigins> problem =
-      buildRematProblem(func, problemOptions);
-  if (failed(problem))
-    return failure();
-  const remat::Problem &p = problem->problem;
-  Frontier frontier;
-  frontier.name = func.getSymName().str();
-  frontier.noRecomputePeak =
-      remat::evaluateSchedule(p, remat::Schedule::identity(p)).peakBytes;
-  remat::CostLowerBound bound = remat::computeCostLowerBound(p, 0);
-  frontier.floor =
-      std::min(std::max({remat::computeMemoryFloor(p).bytes, bound.memoryFloor,
-                         remat::computeLookBackFloor(p).bytes}),
-               frontier.noRecomputePeak);
-  double base = std::max(p.baseCost(), 1e-300);
-
-  remat::OptimalOptions options;
-  options.seeds = getBaselineDropSets(func, *problem);
-  options.milpTimeLimitSeconds = timeLimit;
-  // Every plan found, as (peak, cost, engine): a plan fits every budget at
-  // or above its peak.
-  struct Plan {
-    int64_t peak;
-    double cost;
-    std::string engine;
-  };
-  std::vector<Plan> plans;
-  int64_t span = frontier.noRecomputePeak - frontier.floor;
-  // Distinct budgets only: where recomputation can lower the peak by a few
-  // bytes or none, fewer rows than `points`.
-  unsigned count = static_cast<unsigned>(
-      std::min<int64_t>(points, std::max<int64_t>(span, 0) + 1));
-  double scale = std::max<double>(1, double(frontier.noRecomputePeak));
-  for (unsigned k = 0; k < count; ++k) {
-    ParetoPoint point;
-    point.budget = frontier.noRecomputePeak -
-                   (count > 1 ? static_cast<int64_t>(double(span) * k /
-                                                     (count - 1))
-                              : 0);
-    point.fraction = double(point.budget) / scale;
-    remat::SolveResult result = remat::solveOptimal(p, point.budget, options);
-    point.boundOverhead = (result.lowerBound - p.baseCost()) / base;
-    if (result.hasSchedule())
-      plans.push_back({result.peakBytes, result.cost, result.engine});
-    frontier.points.push_back(std::move(point));
-  }
-  for (ParetoPoint &point : frontier.points) {
-    const Plan *best = nullptr;
-    for (const Plan &plan : plans)
-      if (plan.peak <= point.budget && (!best || plan.cost < best->cost))
-        best = &plan;
-    if (!best)
-      continue;
-    point.found = true;
-    point.peak = best->peak;
-    point.overhead = (best->cost - p.baseCost()) / base;
-    point.engine = best->engine;
-  }
-  return frontier;
-}
 
 static std::string percent(double fraction) {
   if (!(fraction < 1e300))
@@ -234,12 +140,8 @@ void ParetoPass::runOnOperation() {
                           "(the no-recompute peak and the floor)";
     return signalPassFailure();
   }
-  if (!(std::isfinite(timeLimit) && timeLimit > 0)) {
-    emitError(options) << "ckpt-pareto: time-limit="
-                       << formatNumber(timeLimit)
-                       << " is not a positive number of seconds";
+  if (failed(checkTimeLimitOption(&getContext(), "ckpt-pareto", timeLimit)))
     return signalPassFailure();
-  }
   std::optional<RooflineCostModel> model;
   if (objective == "time") {
     std::string error;
@@ -258,10 +160,32 @@ void ParetoPass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    FailureOr<Frontier> frontier =
-        solveFrontier(func, model ? &*model : nullptr);
+    FrontierOptions frontierOptions;
+    frontierOptions.costModel = model ? &*model : nullptr;
+    frontierOptions.scope = budgetScope;
+    frontierOptions.points = points;
+    frontierOptions.timeLimitSeconds = timeLimit;
+    // Progress: a line per budget on a terminal (ckpt-opt drops them with
+    // --quiet), and one final line either way.
+    auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           start)
+          .count();
+    };
+    if (progressWanted())
+      frontierOptions.onPointSolved = [&](unsigned solved, unsigned count) {
+        writeProgress("ckpt-pareto: @" + func.getSymName() + ": budget " +
+                         Twine(solved + 1) + " of " + Twine(count) +
+                         " solved, " +
+                      llvm::formatv("{0:f1}", elapsed()).str() + " s");
+      };
+    FailureOr<Frontier> frontier = solveFrontier(func, frontierOptions);
     if (failed(frontier))
       return signalPassFailure();
+    emitRemark(options) << "ckpt-pareto: @" << func.getSymName() << ": "
+                        << frontier->points.size() << " budgets solved in "
+                        << llvm::formatv("{0:f1}", elapsed()) << " s";
     frontiers.push_back(std::move(*frontier));
   }
   for (auto [i, frontier] : llvm::enumerate(frontiers)) {

@@ -10,8 +10,10 @@
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanDecisions.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
@@ -164,6 +166,28 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
   return failure();
 }
 
+/// Progress of the exact engine for a user at a terminal: a line about
+/// every 5 s while CBC runs (none elsewhere).
+static remat::MilpOptions::Progress milpProgress(func::FuncOp func) {
+  if (!progressWanted())
+    return {};
+  std::string name = func.getSymName().str();
+  return [name](double elapsed, double limit, double deadline) {
+    auto seconds = [](double s) { return llvm::formatv("{0:f0}", s).str(); };
+    if (elapsed <= limit)
+      writeProgress("ckpt-place-checkpoints: @" + name +
+                    ": the exact engine (MILP, CBC) is solving: " +
+                    seconds(elapsed) + " s of its time-limit=" +
+                    formatNumber(limit));
+    else
+      writeProgress("ckpt-place-checkpoints: @" + name +
+                    ": the exact engine (MILP, CBC) is finishing a step past "
+                    "its time-limit=" +
+                    formatNumber(limit) + ": " + seconds(elapsed) +
+                    " s, stopped at " + seconds(deadline) + " s at the latest");
+  };
+}
+
 FailureOr<remat::Schedule>
 PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
                                      const RematProblemWithOrigins &p,
@@ -176,6 +200,7 @@ PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
   remat::OptimalOptions options;
   options.seeds = getBaselineDropSets(func, p);
   options.milpTimeLimitSeconds = timeLimit;
+  options.milpProgress = milpProgress(func);
   options.exactEngines = exactEngines;
   remat::SolveResult result = remat::solveOptimal(p.problem, limit, options);
   if (result.status == remat::SolveResult::Status::Infeasible ||
@@ -271,7 +296,10 @@ PlaceCheckpointsPass::solveExactly(func::FuncOp func,
     reportInfeasible(func, p, limit, -1, nullptr);
     return failure();
   }
-  remat::SolveResult result = remat::solveMilp(p.problem, limit, timeLimit);
+  remat::MilpOptions milpOptions;
+  milpOptions.timeLimitSeconds = timeLimit;
+  milpOptions.progress = milpProgress(func);
+  remat::SolveResult result = remat::solveMilp(p.problem, limit, milpOptions);
   if (result.status == remat::SolveResult::Status::Infeasible) {
     reportInfeasible(func, p, limit, -1, nullptr);
     return failure();
@@ -439,12 +467,8 @@ void PlaceCheckpointsPass::runOnOperation() {
     emitError(optionsLoc) << "ckpt-place-checkpoints: " << error;
     return signalPassFailure();
   }
-  if (!(std::isfinite(timeLimit) && timeLimit > 0)) {
-    emitError(optionsLoc) << "ckpt-place-checkpoints: time-limit="
-                          << formatNumber(timeLimit)
-                          << " is not a positive number of seconds";
+  if (failed(checkTimeLimitOption(&getContext(), "ckpt-place-checkpoints", timeLimit)))
     return signalPassFailure();
-  }
   std::optional<RooflineCostModel> model;
   if (objective == "time") {
     FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);

@@ -74,15 +74,53 @@ static std::string shapeOf(StringRef scope) {
 }
 
 namespace {
-/// Recomputed ops under one folded scope.
+/// Recomputed ops under one folded scope, while they are gathered.
 struct ScopeGroup {
   std::vector<std::string> scopes;
   int64_t bytes = 0;
   int64_t ops = 0;
-  /// Op name (without the dialect) -> bytes, for the largest few.
+  /// Op name (without the dialect) -> bytes.
   std::map<std::string, int64_t> byOp;
 };
 } // namespace
+
+std::vector<RecomputedScope>
+mlir::ckpt::groupRecomputedOps(func::FuncOp func) {
+  std::map<std::string, ScopeGroup> groups;
+  func.walk([&](Operation *op) {
+    if (!op->hasAttr(CkptDialect::getRecomputeAttrName()))
+      return;
+    int64_t bytes = 0;
+    for (Type type : op->getResultTypes())
+      bytes += std::max<int64_t>(0, getTensorBytes(type));
+    std::string scope = getModuleScope(op->getLoc());
+    ScopeGroup &group = groups[shapeOf(scope)];
+    if (!llvm::is_contained(group.scopes, scope))
+      group.scopes.push_back(scope);
+    group.bytes += bytes;
+    group.ops += 1;
+    StringRef name = op->getName().getStringRef();
+    group.byOp[name.substr(name.find('.') + 1).str()] += bytes;
+  });
+  std::vector<RecomputedScope> result;
+  for (auto &[shape, group] : groups) {
+    RecomputedScope entry;
+    entry.scope = foldScopes(group.scopes);
+    entry.bytes = group.bytes;
+    entry.ops = group.ops;
+    entry.opBytes.assign(group.byOp.begin(), group.byOp.end());
+    std::stable_sort(entry.opBytes.begin(), entry.opBytes.end(),
+                     [](const auto &x, const auto &y) {
+                       return x.second > y.second;
+                     });
+    result.push_back(std::move(entry));
+  }
+  std::stable_sort(result.begin(), result.end(),
+                   [](const RecomputedScope &x, const RecomputedScope &y) {
+                     return x.bytes > y.bytes;
+                   });
+  return result;
+}
 
 std::string mlir::ckpt::summarizePlan(func::FuncOp func,
                                       const PlanFigures &figures) {
@@ -107,25 +145,12 @@ std::string mlir::ckpt::summarizePlan(func::FuncOp func,
     os << ", every plan within the budget costs at least "
        << llvm::formatv("+{0:f2}%", 100 * *figures.lowerBoundOverhead);
 
-  std::map<std::string, ScopeGroup> groups;
+  std::vector<RecomputedScope> groups = groupRecomputedOps(func);
   int64_t totalOps = 0, totalBytes = 0;
-  func.walk([&](Operation *op) {
-    if (!op->hasAttr(CkptDialect::getRecomputeAttrName()))
-      return;
-    int64_t bytes = 0;
-    for (Type type : op->getResultTypes())
-      bytes += std::max<int64_t>(0, getTensorBytes(type));
-    std::string scope = getModuleScope(op->getLoc());
-    ScopeGroup &group = groups[shapeOf(scope)];
-    if (!llvm::is_contained(group.scopes, scope))
-      group.scopes.push_back(scope);
-    group.bytes += bytes;
-    group.ops += 1;
-    StringRef name = op->getName().getStringRef();
-    group.byOp[name.substr(name.find('.') + 1).str()] += bytes;
-    totalOps += 1;
-    totalBytes += bytes;
-  });
+  for (const RecomputedScope &group : groups) {
+    totalOps += group.ops;
+    totalBytes += group.bytes;
+  }
   os << "\n  ";
   if (totalOps == 0) {
     os << "recomputes nothing";
@@ -133,26 +158,15 @@ std::string mlir::ckpt::summarizePlan(func::FuncOp func,
   }
   os << "recomputes " << totalOps << (totalOps == 1 ? " op" : " ops") << " ("
      << formatBytes(totalBytes) << "):";
-  std::vector<const ScopeGroup *> order;
-  for (auto &entry : groups)
-    order.push_back(&entry.second);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const ScopeGroup *a, const ScopeGroup *b) {
-                     return a->bytes > b->bytes;
-                   });
-  for (auto [i, group] : llvm::enumerate(order)) {
+  for (auto [i, group] : llvm::enumerate(groups)) {
     if (i == kSummaryScopes) {
-      os << " and " << order.size() - i << " more scopes";
+      os << " and " << groups.size() - i << " more scopes";
       break;
     }
-    std::vector<std::pair<std::string, int64_t>> ops(group->byOp.begin(),
-                                                    group->byOp.end());
-    std::stable_sort(ops.begin(), ops.end(),
-                     [](const auto &a, const auto &b) { return a.second > b.second; });
-    std::string scope = foldScopes(group->scopes);
-    os << (i ? ";" : "") << " " << (scope.empty() ? "(no scope)" : scope)
-       << " " << formatBytes(group->bytes) << " (";
-    for (auto [k, op] : llvm::enumerate(ops)) {
+    os << (i ? ";" : "") << " "
+       << (group.scope.empty() ? "(no scope)" : group.scope) << " "
+       << formatBytes(group.bytes) << " (";
+    for (auto [k, op] : llvm::enumerate(group.opBytes)) {
       if (k == 3) {
         os << ", ...";
         break;

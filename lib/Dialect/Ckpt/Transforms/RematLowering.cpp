@@ -11,6 +11,15 @@
 using namespace mlir;
 using namespace mlir::ckpt;
 
+double mlir::ckpt::computeNodeCost(CostOpInterface op,
+                                   const CostModel *costModel) {
+  if (std::optional<int64_t> explicitCost = op.getExplicitCost())
+    return static_cast<double>(*explicitCost);
+  if (costModel)
+    return costModel->estimateSeconds(op);
+  return static_cast<double>(op.getCost().flops);
+}
+
 FailureOr<RematProblemWithOrigins>
 mlir::ckpt::buildRematProblem(func::FuncOp func,
                               const RematProblemOptions &options) {
@@ -78,10 +87,7 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
       node.bytes = weight(res);
       node.recomputable = recomputable;
       if (res.getResultNumber() == 0) {
-        node.cost = explicitCost ? static_cast<double>(*explicitCost)
-                    : options.costModel
-                        ? options.costModel->estimateSeconds(&op)
-                        : static_cast<double>(cost.flops);
+        node.cost = computeNodeCost(costOp, options.costModel);
         node.workspace = cost.workspaceBytes;
         for (Value operand : op.getOperands()) {
           auto it = nodeOf.find(getStorageRoot(operand));

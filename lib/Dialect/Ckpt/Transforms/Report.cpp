@@ -1,16 +1,28 @@
 //===- Report.cpp - Print what each training step costs -------------------===//
 //
 // Implements `ckpt-report`: a thin driver over MemoryTimeline, the roofline
-// CostModel and StepReport.
+// CostModel and StepReport; with `html`, over placement (on a copy), the
+// frontier and HtmlReport.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/StepReport.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/Transforms/HtmlReport.h"
+#include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
+#include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
+#include "ckpt/Remat/Budget.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_REPORTPASS
@@ -34,6 +46,9 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
       return signalPassFailure();
     }
     RooflineCostModel model(*hardware);
+
+    if (html)
+      return runHtml(model);
 
     std::vector<StepReport> reports;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -71,6 +86,176 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
       return signalPassFailure();
     }
   }
+
+private:
+  void runHtml(const RooflineCostModel &roofline);
+  LogicalResult planOnCopy(func::FuncOp func, HtmlStep &step,
+                           const CostModel *costModel);
 };
 
 } // namespace
+
+/// Whether `func` already carries a plan (recomputed ops).
+static bool hasRecomputation(func::FuncOp func) {
+  bool found = false;
+  func.walk([&](Operation *op) {
+    found |= op->hasAttr(CkptDialect::getRecomputeAttrName());
+  });
+  return found;
+}
+
+/// Places checkpoints on a copy of `func` (in a scratch module inside the
+/// pass's module, erased before returning) and fills the plan's half of
+/// `step`: the timeline after it, the summary, the overhead and the
+/// recomputed ops by scope.
+LogicalResult ReportPass::planOnCopy(func::FuncOp func, HtmlStep &step,
+                                     const CostModel *costModel) {
+  PlaceCheckpointsPassOptions place;
+  place.budget = budget;
+  place.budgetScope = budgetScope;
+  place.strategy = strategy;
+  place.objective = objective;
+  place.profile = profile;
+  place.timeLimit = timeLimit;
+  // Placement's summary (a remark without location) goes on the page.
+  ScopedDiagnosticHandler keepSummary(&getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Remark ||
+        !isa<UnknownLoc>(diag.getLocation()))
+      return failure();
+    step.summary = diag.str();
+    return success();
+  });
+  ModuleOp module = getOperation();
+  OpBuilder builder(module.getBodyRegion());
+  builder.setInsertionPointToEnd(module.getBody());
+  auto scratch = builder.create<ModuleOp>(func.getLoc());
+  scratch.getBody()->push_back(func.clone());
+  OpPassManager pm(ModuleOp::getOperationName());
+  pm.addNestedPass<func::FuncOp>(createPlaceCheckpointsPass(place));
+  LogicalResult placed = runPipeline(pm, scratch);
+  if (succeeded(placed)) {
+    auto planned = *scratch.getOps<func::FuncOp>().begin();
+    FailureOr<MemoryTimeline> after = computeMemoryTimeline(planned);
+    if (failed(after)) {
+      placed = failure();
+    } else {
+      step.after = buildMemoryChart(*after, budgetScope);
+      step.recomputed = groupRecomputedOps(planned);
+      // The overhead as placement counts it: every recomputation costs what
+      // its op costs once, over the cost of the step without any.
+      double base = 0, extra = 0;
+      for (Operation &op : func.getBody().front().without_terminator())
+        if (auto costOp = dyn_cast<CostOpInterface>(&op); costOp &&
+                                                         !costOp.isView())
+          base += computeNodeCost(costOp, costModel);
+      planned.walk([&](CostOpInterface op) {
+        if (op->hasAttr(CkptDialect::getRecomputeAttrName()))
+          extra += computeNodeCost(op, costModel);
+      });
+      step.overhead = base > 0 ? extra / base : 0;
+    }
+  }
+  scratch.erase();
+  return placed;
+}
+
+void ReportPass::runHtml(const RooflineCostModel &roofline) {
+  ModuleOp module = getOperation();
+  Location options = UnknownLoc::get(&getContext());
+  const CostModel *costModel = nullptr;
+  if (objective == "time") {
+    costModel = &roofline;
+  } else if (objective != "flops") {
+    emitError(options) << "ckpt-report: unknown objective '" << objective
+                       << "' (expected time or flops)";
+    return signalPassFailure();
+  }
+  if (json) {
+    emitError(options) << "ckpt-report: html and json are two formats of one "
+                          "report; ask for one of them";
+    return signalPassFailure();
+  }
+  if (frontierPoints == 1) {
+    emitError(options) << "ckpt-report: frontier-points=1 is too few: a "
+                          "frontier needs at least 2 budgets (or 0 for none)";
+    return signalPassFailure();
+  }
+  if (failed(checkTimeLimitOption(&getContext(), "ckpt-report", timeLimit)))
+    return signalPassFailure();
+  std::optional<remat::Budget> parsedBudget;
+  if (!budget.empty()) {
+    std::string error;
+    parsedBudget = remat::parseBudget(budget, error);
+    if (!parsedBudget) {
+      emitError(options) << "ckpt-report: " << error;
+      return signalPassFailure();
+    }
+  }
+
+  std::vector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      funcs.push_back(func);
+  std::vector<HtmlStep> steps;
+  for (func::FuncOp func : funcs) {
+    HtmlStep step;
+    step.name = func.getSymName().str();
+    step.scope = budgetScope;
+    step.objective = objective;
+    FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
+    if (failed(timeline))
+      return signalPassFailure();
+    bool planned = hasRecomputation(func);
+    if (planned) {
+      // A plan already made: shown as it is, with what it recomputes.
+      if (parsedBudget) {
+        emitError(func.getLoc())
+            << "ckpt-report: @" << step.name
+            << " already recomputes ops (it was planned): budget= plans a "
+               "step again, so give the step as it was before placement, or "
+               "leave budget= out to show this plan";
+        return signalPassFailure();
+      }
+      step.after = buildMemoryChart(*timeline, budgetScope);
+      step.recomputed = groupRecomputedOps(func);
+      step.objective.clear();
+    } else {
+      step.before = buildMemoryChart(*timeline, budgetScope);
+      if (parsedBudget) {
+        step.budgetText = budget;
+        step.budgetBytes = parsedBudget->resolve(step.before->peakBytes);
+        if (failed(planOnCopy(func, step, costModel)))
+          return signalPassFailure();
+      }
+      if (frontierPoints > 0) {
+        FrontierOptions frontierOptions;
+        frontierOptions.costModel = costModel;
+        frontierOptions.scope = budgetScope;
+        frontierOptions.points = frontierPoints;
+        frontierOptions.timeLimitSeconds = timeLimit;
+        if (progressWanted())
+          frontierOptions.onPointSolved = [&](unsigned solved,
+                                              unsigned count) {
+            writeProgress("ckpt-report: @" + step.name +
+                          ": frontier budget " + Twine(solved + 1) + " of " +
+                          Twine(count) + " solved");
+          };
+        FailureOr<Frontier> frontier = solveFrontier(func, frontierOptions);
+        if (failed(frontier))
+          return signalPassFailure();
+        step.frontier = std::move(*frontier);
+      }
+    }
+    steps.push_back(std::move(step));
+  }
+
+  llvm::Error written = writeOutputFile(output, [&](llvm::raw_ostream &os) {
+    writeHtmlReport(steps, os);
+    return llvm::Error::success();
+  });
+  if (written) {
+    emitError(module.getLoc()) << "ckpt-report: cannot write '" << output
+                               << "': " << llvm::toString(std::move(written));
+    return signalPassFailure();
+  }
+}

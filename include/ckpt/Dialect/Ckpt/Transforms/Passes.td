@@ -80,8 +80,19 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
     backward temporaries and op workspace) with the op where it occurs. The
     report goes to `output` (default stdout). The pass reads the IR only.
 
+    With `html`, writes one self-contained HTML page instead (inline SVG,
+    no script): per step, the memory timeline stacked by buffer kind, and
+    with a `budget`, the plan `ckpt-place-checkpoints` makes for it under
+    `strategy` (placed on a copy; the IR is not changed): the timeline
+    before and after it with the budget line, the plan's summary, its
+    recomputed ops by module scope, and the budget -> overhead frontier
+    (`frontier-points` budgets, as `ckpt-pareto` solves it) with the
+    plan marked. On a step that already carries a plan, the page shows it
+    as it is.
+
     `ckpt-opt model.json --ckpt-report`, `--ckpt-report=json`,
-    `--ckpt-report="profile=a100-80gb output=report.txt"`.
+    `--ckpt-report="profile=a100-80gb output=report.txt"`,
+    `--ckpt-report="html budget=0.5x output=report.html"`.
   }];
   let options = [
     Option<"json", "json", "bool", /*default=*/"false",
@@ -93,6 +104,18 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
     Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
            /*default=*/"::mlir::ckpt::BudgetScope::Step",
            "The scope whose peak the report states: step or activations">,
+    Option<"html", "html", "bool", /*default=*/"false",
+           "Write an HTML page with charts instead of a table">,
+    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
+           "With html: plan the step under this budget (as ckpt-place-checkpoints takes it) and show the plan">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
+           "With html and a budget: the placement strategy">,
+    Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
+           "With html: cost of recomputation, time or flops">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
+           "With html: time limit of the exact engine per solve, in seconds">,
+    Option<"frontierPoints", "frontier-points", "unsigned", /*default=*/"8",
+           "With html: budgets on the frontier chart (0: no frontier)">,
   ];
 }
 

@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::ckpt {
 
@@ -25,6 +27,22 @@ constexpr size_t kSummaryScopes = 6;
 /// them: {`h.0.attn`, `h.1.attn`, `h.2.attn`} -> `h.0-2.attn`;
 /// {`layer.1`, `layer.3`} -> `layer.{1,3}`. Scopes are `.`-separated paths.
 std::string foldScopes(llvm::ArrayRef<std::string> scopes);
+
+/// The recomputed ops of one group of module scopes that differ only in
+/// their numbers (`h.0-11.attn`).
+struct RecomputedScope {
+  /// The folded scope (foldScopes); empty for ops without a scope.
+  std::string scope;
+  /// Bytes of the recomputed results and number of recomputed ops.
+  int64_t bytes = 0;
+  int64_t ops = 0;
+  /// Op name (without the dialect) and its recomputed bytes, largest first.
+  std::vector<std::pair<std::string, int64_t>> opBytes;
+};
+
+/// The ops of `func` marked `ckpt.recompute`, grouped by folded module
+/// scope, largest group first (ties in scope order).
+std::vector<RecomputedScope> groupRecomputedOps(func::FuncOp func);
 
 /// Describes the plan of `func` (already rewritten: recomputed ops carry
 /// `ckpt.recompute`) with `figures`, in one paragraph: its first line

@@ -11,6 +11,7 @@
 
 #include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
 #include "ckpt/Remat/RematProblem.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,6 +51,11 @@ struct RematProblemWithOrigins {
   remat::Problem problem;
   std::vector<NodeOrigin> origins;
 };
+
+/// The cost of computing `op` once, as a problem node costs it: its
+/// explicit cost when it has one, else the cost model's seconds, or its
+/// FLOPs when `costModel` is null.
+double computeNodeCost(CostOpInterface op, const CostModel *costModel);
 
 /// Builds the problem of `func` (one block of ckpt ops): one node per op
 /// result, in op order; results after the first are projections of the

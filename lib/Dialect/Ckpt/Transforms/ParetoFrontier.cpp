@@ -1,0 +1,81 @@
+//===- ParetoFrontier.cpp - The budget -> overhead frontier of a step ----===//
+
+#include "ckpt/Dialect/Ckpt/Transforms/ParetoFrontier.h"
+#include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
+#include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
+#include "ckpt/Remat/LowerBound.h"
+#include "ckpt/Remat/OptimalSolver.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
+                                              const FrontierOptions &options) {
+  RematProblemOptions problemOptions;
+  problemOptions.costModel = options.costModel;
+  problemOptions.scope = options.scope;
+  FailureOr<RematProblemWithOrigins> problem =
+      buildRematProblem(func, problemOptions);
+  if (failed(problem))
+    return failure();
+  const remat::Problem &p = problem->problem;
+  Frontier frontier;
+  frontier.name = func.getSymName().str();
+  frontier.noRecomputePeak =
+      remat::evaluateSchedule(p, remat::Schedule::identity(p)).peakBytes;
+  remat::CostLowerBound bound = remat::computeCostLowerBound(p, 0);
+  frontier.floor =
+      std::min(std::max({remat::computeMemoryFloor(p).bytes, bound.memoryFloor,
+                         remat::computeLookBackFloor(p).bytes}),
+               frontier.noRecomputePeak);
+  double base = std::max(p.baseCost(), 1e-300);
+
+  remat::OptimalOptions engineOptions;
+  engineOptions.seeds = getBaselineDropSets(func, *problem);
+  engineOptions.milpTimeLimitSeconds = options.timeLimitSeconds;
+  // Every plan found, as (peak, cost, engine): a plan fits every budget at
+  // or above its peak.
+  struct Plan {
+    int64_t peak;
+    double cost;
+    std::string engine;
+  };
+  std::vector<Plan> plans;
+  int64_t span = frontier.noRecomputePeak - frontier.floor;
+  // Distinct budgets only: where recomputation can lower the peak by a few
+  // bytes or none, fewer rows than `points`.
+  unsigned count = static_cast<unsigned>(
+      std::min<int64_t>(options.points, std::max<int64_t>(span, 0) + 1));
+  double scale = std::max<double>(1, double(frontier.noRecomputePeak));
+  for (unsigned k = 0; k < count; ++k) {
+    ParetoPoint point;
+    point.budget = frontier.noRecomputePeak -
+                   (count > 1 ? static_cast<int64_t>(double(span) * k /
+                                                     (count - 1))
+                              : 0);
+    point.fraction = double(point.budget) / scale;
+    remat::SolveResult result = remat::solveOptimal(p, point.budget, engineOptions);
+    point.boundOverhead = (result.lowerBound - p.baseCost()) / base;
+    if (result.hasSchedule())
+      plans.push_back({result.peakBytes, result.cost, result.engine});
+    frontier.points.push_back(std::move(point));
+    if (options.onPointSolved)
+      options.onPointSolved(k, count);
+  }
+  for (ParetoPoint &point : frontier.points) {
+    const Plan *best = nullptr;
+    for (const Plan &plan : plans)
+      if (plan.peak <= point.budget && (!best || plan.cost < best->cost))
+        best = &plan;
+    if (!best)
+      continue;
+    point.found = true;
+    point.peak = best->peak;
+    point.overhead = (best->cost - p.baseCost()) / base;
+    point.engine = best->engine;
+  }
+  return frontier;
+}
+
