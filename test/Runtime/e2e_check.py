@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -150,11 +151,23 @@ def main() -> int:
                 # the no-recompute peak: bisection over fractions, from the first
                 # of 1x, 1.5x, 2x, 4x that fits (a fixed strategy's plan may
                 # peak above the no-recompute one).
+                # The plan checked is the one the bisection found at its
+                # smallest feasible budget, kept as emitted: solving that
+                # budget again could differ, since `optimal`'s exact engine
+                # works under a wall-clock limit and finds less on a loaded
+                # machine.
                 step_dir = os.path.join(work, f"{strategy}-floor")
+                try_dir = step_dir + ".try"
+
+                def keep_try():
+                    shutil.rmtree(step_dir, ignore_errors=True)
+                    os.rename(try_dir, step_dir)
+
                 lo, hi = 0.0, None
                 for upper in (1.0, 1.5, 2.0, 4.0):
-                    if emit(args, graph, strategy, f"{upper:.6f}x", step_dir + ".try")[0]:
+                    if emit(args, graph, strategy, f"{upper:.6f}x", try_dir)[0]:
                         hi = upper
+                        keep_try()
                         break
                     lo = upper
                 if hi is None:
@@ -162,13 +175,13 @@ def main() -> int:
                     continue
                 for _ in range(args.floor_steps):
                     mid = (lo + hi) / 2
-                    ok, err = emit(args, graph, strategy, f"{mid:.6f}x", step_dir + ".try")
+                    ok, err = emit(args, graph, strategy, f"{mid:.6f}x", try_dir)
+                    if ok:
+                        keep_try()
                     lo, hi = (lo, mid) if ok else (mid, hi)
-                ok, err = emit(args, graph, strategy, f"{hi:.6f}x", step_dir)
                 tag = f"{strategy}-floor({hi:.4f}x)"
-                c.check(ok, f"{args.model} {tag}: the smallest budget found is feasible")
-                if not ok:
-                    continue
+                c.check(os.path.isdir(step_dir),
+                        f"{args.model} {tag}: the smallest budget found is feasible")
             else:
                 step_dir = os.path.join(work, tag)
                 ok, err = emit(args, graph, strategy, budget, step_dir)
