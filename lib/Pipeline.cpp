@@ -12,6 +12,7 @@
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Remat/Budget.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -75,13 +76,7 @@ ModuleOp FitArenaPass::attempt(func::FuncOp func,
                                const PlaceCheckpointsPassOptions &place,
                                std::string &summary) {
   summary.clear();
-  ScopedDiagnosticHandler keepSummary(&getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Remark ||
-        !isa<UnknownLoc>(diag.getLocation()))
-      return failure();
-    summary = diag.str();
-    return success();
-  });
+  PlanSummaryCapture keepSummary(&getContext(), summary);
   OpBuilder builder(getOperation().getBodyRegion());
   builder.setInsertionPointToEnd(getOperation().getBody());
   auto scratch = builder.create<ModuleOp>(func.getLoc());

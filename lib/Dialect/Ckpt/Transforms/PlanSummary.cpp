@@ -177,3 +177,13 @@ std::string mlir::ckpt::summarizePlan(func::FuncOp func,
   }
   return text;
 }
+
+PlanSummaryCapture::PlanSummaryCapture(MLIRContext *context,
+                                       std::string &summary)
+    : ScopedDiagnosticHandler(context, [&summary](Diagnostic &diag) {
+        if (diag.getSeverity() != DiagnosticSeverity::Remark ||
+            !isa<UnknownLoc>(diag.getLocation()))
+          return failure();
+        summary = diag.str();
+        return success();
+      }) {}

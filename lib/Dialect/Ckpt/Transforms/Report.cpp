@@ -12,6 +12,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/Budget.h"
@@ -117,14 +118,8 @@ LogicalResult ReportPass::planOnCopy(func::FuncOp func, HtmlStep &step,
   place.objective = objective;
   place.profile = profile;
   place.timeLimit = timeLimit;
-  // Placement's summary (a remark without location) goes on the page.
-  ScopedDiagnosticHandler keepSummary(&getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Remark ||
-        !isa<UnknownLoc>(diag.getLocation()))
-      return failure();
-    step.summary = diag.str();
-    return success();
-  });
+  // Placement's summary goes on the page.
+  PlanSummaryCapture keepSummary(&getContext(), step.summary);
   ModuleOp module = getOperation();
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToEnd(module.getBody());

@@ -13,6 +13,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/PlanDecisions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include <string>
 #include <utility>
@@ -50,6 +51,15 @@ std::vector<RecomputedScope> groupRecomputedOps(func::FuncOp func);
 /// `recomputes N ops (bytes): scope bytes (op, op), ...` or `recomputes
 /// nothing`.
 std::string summarizePlan(func::FuncOp func, const PlanFigures &figures);
+
+/// While it lives, keeps the summary placement emits (`summarizePlan`'s
+/// text, a remark without location) in `summary` instead of letting it be
+/// shown: for passes that place on a copy and show the summary their own
+/// way (ckpt-pipeline, the HTML report). Other diagnostics pass through.
+class PlanSummaryCapture : public ScopedDiagnosticHandler {
+public:
+  PlanSummaryCapture(MLIRContext *context, std::string &summary);
+};
 
 } // namespace mlir::ckpt
 
