@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build everything, and run every
 # test: the lit regression tests and GoogleTest unit tests (in parallel), then
-# the Python exporter's tests (pytest, Debian's interpreter and torch 1.13, then
-# the pinned PyTorch 2 environment of scripts/install-torch.sh), then
-# the same lit suite built with ASan+UBSan (scripts/sanitize.sh), then each
-# libFuzzer target for a fixed number of executions from a fixed seed (or for
+# the Python exporter's tests (pytest on two workers, Debian's interpreter and
+# torch 1.13, then the pinned PyTorch 2 environment of
+# scripts/install-torch.sh), then the unit and lit tests again in one clang
+# build with ASan+UBSan (scripts/sanitize.sh; test/sanitizer-skip.txt names
+# the few left to the first run, and why), then each libFuzzer target of that
+# same build for a fixed number of executions from a fixed seed (or for
 # CKPT_FUZZ_SECONDS seconds each when set; scripts/fuzz.sh).
 # Ends with one line `N passed, N failed` over all of them (each fuzz target
 # counts as one test); exits non-zero on any failure.
@@ -43,9 +45,14 @@ if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 stage lit
 
+# pytest runs on CKPT_JOBS workers (pytest-xdist), whole files to a worker
+# (--dist loadfile: tests of one file share exports cached in the file), one
+# intra-op thread each (two workers on two cores; OMP_NUM_THREADS).
+jobs=${CKPT_JOBS:-2}
+pytest_args=(-q -p no:cacheprovider -n "$jobs" --dist loadfile)
 pystatus=0
-(cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" \
-  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests) 2>&1 | tee "$log" || pystatus=$?
+(cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" OMP_NUM_THREADS=1 \
+  /usr/bin/python3 -m pytest "${pytest_args[@]}" tests) 2>&1 | tee "$log" || pystatus=$?
 pycount() { # pycount <word>: N from pytest's summary line "N passed, M failed"
   tail -n 1 "$log" | grep -oE "[0-9]+ $1" | grep -oE "[0-9]+" || echo 0
 }
@@ -60,8 +67,8 @@ stage pytest-torch1
 # install-torch.sh), which adds the transformers/torchvision corpus.
 torch_python=$(bash scripts/install-torch.sh)
 pt2status=0
-(cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" \
-  "$torch_python" -m pytest -q -p no:cacheprovider tests) 2>&1 | tee "$log" || pt2status=$?
+(cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" OMP_NUM_THREADS=1 \
+  "$torch_python" -m pytest "${pytest_args[@]}" tests) 2>&1 | tee "$log" || pt2status=$?
 pypassed=$(( pypassed + $(pycount passed) ))
 pt2failed=$(( $(pycount failed) + $(pycount error) + $(pycount errors) ))
 if [ "$pt2status" -ne 0 ] && [ "$pt2failed" -eq 0 ]; then
@@ -71,8 +78,9 @@ pyfailed=$(( pyfailed + pt2failed ))
 if [ "$pt2status" -ne 0 ]; then pystatus=$pt2status; fi
 stage pytest-torch2
 
-# The lit suite again, built with ASan+UBSan; a sanitizer report that no
-# test caught (e.g. under `not ckpt-opt`) counts as one more failure each.
+# The unit and lit tests again, built with ASan+UBSan; a sanitizer report
+# that no test caught (e.g. under `not ckpt-opt`) counts as one more failure
+# each.
 sanstatus=0
 bash scripts/sanitize.sh 2>&1 | tee "$log" || sanstatus=$?
 sanpassed=$(( $(count Passed) + $(count Expectedly) ))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/) in build-fuzz/ with clang and
-# -fsanitize=fuzzer,address,undefined, then runs each one on a corpus seeded
+# Builds the libFuzzer targets (fuzz/) in build-sanitize/ (the sanitized tree
+# of scripts/sanitized-build.sh, clang with ASan+UBSan; the targets link
+# -fsanitize=fuzzer), then runs each one on a corpus seeded
 # from the examples and test inputs: by default for a fixed number of
 # executions from a fixed seed (the same inputs on every run of a fresh
 # build, about 20 s per target on the 2-core machine; CI), or for the given
@@ -9,40 +10,18 @@
 # Prints one line per target, `PASS: <target> (N executions in S s)` or
 # `FAIL: <target> ...`; exits non-zero on any crash, leak, timeout, out-of-
 # memory or sanitizer report (the input that caused it is kept in
-# build-fuzz/artifacts/<target>/). The corpus grows across runs in
-# build-fuzz/corpus/<target>/.
+# build-sanitize/artifacts/<target>/). The corpus grows across runs in
+# build-sanitize/corpus/<target>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-}
-build_dir=${CKPT_FUZZ_BUILD_DIR:-build-fuzz}
-jobs=${CKPT_JOBS:-2}
-cxx=${CKPT_FUZZ_CXX:-clang++-14}
-cc=${CKPT_FUZZ_CC:-clang-14}
+build_dir=${CKPT_SANITIZE_BUILD_DIR:-build-sanitize}
 
-# Coverage instrumentation (fuzzer-no-link) and ASan/UBSan for every ckpt
-# source; the fuzz targets themselves link -fsanitize=fuzzer (fuzz/CMakeLists).
-# -O1 with NDEBUG, like Debian's release LLVM/MLIR libraries: headers whose
-# layout depends on NDEBUG (llvm::Statistic, the base of MLIR's pass
-# statistics) must agree with libMLIR.so (see scripts/sanitize.sh). -w: clang
-# warns about MLIR-generated code; the gcc build is the warning gate
-# (CKPT_WERROR).
-san="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
-if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -G Ninja -B "$build_dir" \
-    -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py \
-    -DPython3_EXECUTABLE=/usr/bin/python3 \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
-    -DCMAKE_C_FLAGS="$san -w" -DCMAKE_CXX_FLAGS="$san -w" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCKPT_WERROR=OFF -DCKPT_ENABLE_FUZZERS=ON -DCKPT_ENABLE_CUDA=OFF >/dev/null
-fi
-ninja -C "$build_dir" -j "$jobs" ckpt-fuzzers
+# The sanitized tree scripts/sanitize.sh tests (scripts/sanitized-build.sh:
+# clang 14, ASan+UBSan and libFuzzer's coverage instrumentation on every ckpt
+# source); the fuzz targets link -fsanitize=fuzzer (fuzz/CMakeLists.txt).
+CKPT_SANITIZE_BUILD_DIR=$build_dir bash scripts/sanitized-build.sh ckpt-fuzzers
 
 # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs when
 # compiled with ASan; our (instrumented) instantiation poisons memory that

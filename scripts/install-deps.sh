@@ -16,7 +16,7 @@ packages=(
   coinor-libcbc-dev pkg-config
   libopenblas-dev  # host runtime BLAS (runtime/)
   python3 python3-numpy python3-torch python3-torchvision python3-jsonschema python3-networkx
-  python3-pytest
+  python3-pytest python3-pytest-xdist  # the Python tests, two at a time (scripts/check.sh)
   chromium python3-pil  # the HTML report's screenshot test (headless Chromium, test/Transforms)
   clang-14 libclang-rt-14-dev  # libFuzzer and sanitizer runtimes (scripts/fuzz.sh)
 )

@@ -30,13 +30,42 @@ if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want"
 fi
 
 start=$(date +%s)
-rm -rf "$venv"
-mkdir -p "$(dirname "$venv")"
-/usr/bin/python3 -m venv "$venv"
+if [ -x "$venv/bin/python" ] && [ -f "$stamp" ]; then
+  # An environment this script made from other requirements: brought to these
+  # in place (pip replaces what changed and keeps what did not, so a new test
+  # plugin does not download torch again), then whatever these requirements
+  # do not list is removed: the environment is exactly the pinned closure.
+  rm -f "$stamp"
+  verb=updated
+else
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  /usr/bin/python3 -m venv "$venv"
+  verb=installed
+fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
   --no-deps --only-binary=:all: -r "$requirements" >&2
+unlisted=$("$venv/bin/python" - "$requirements" <<'PY'
+import re, sys
+from importlib.metadata import distributions
+
+def norm(name):  # PEP 503
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+listed = {"pip"}
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if line:
+        listed.add(norm(re.split(r"[=<>!~; ]", line)[0]))
+print(" ".join(sorted({norm(d.metadata["Name"]) for d in distributions()} - listed)))
+PY
+)
+if [ -n "$unlisted" ]; then
+  # shellcheck disable=SC2086
+  "$venv/bin/python" -m pip uninstall --quiet --disable-pip-version-check -y $unlisted >&2
+fi
 "$venv/bin/python" -c 'import torch, torchvision, transformers' >&2
 install_project
 echo "$want" > "$stamp"
-echo "install-torch: installed into $venv in $(( $(date +%s) - start )) s ($(du -sh "$venv" | cut -f1))" >&2
+echo "install-torch: $verb $venv in $(( $(date +%s) - start )) s ($(du -sh "$venv" | cut -f1))" >&2
 echo "$venv/bin/python"

@@ -85,7 +85,10 @@ def emit(args, graph: str, strategy: str, budget: str | None, out: str):
 def run_step(args, step_dir: str, work: str, tag: str, steps: int = 1, lr: float | None = None):
     dump = os.path.join(work, tag + ".result.ckptb")
     stats = os.path.join(work, tag + ".stats.json")
-    cmd = [args.ckpt_run, step_dir, "--params", os.path.join(work, "params.ckptb"),
+    # One compile cache for every step of the run: a fixed strategy planned at
+    # several budgets often emits byte-identical steps (ckpt-run --cache-dir).
+    cmd = [args.ckpt_run, step_dir, "--cache-dir", os.path.join(args.work, "step-cache"),
+           "--params", os.path.join(work, "params.ckptb"),
            "--inputs", os.path.join(work, "inputs.ckptb"), "--seed", "7", "--steps", str(steps),
            "--threads", "2", "--dump", dump, "--stats-json", stats]
     if lr is not None:

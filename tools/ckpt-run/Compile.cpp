@@ -145,6 +145,23 @@ static int runCommand(const std::vector<std::string> &argv, std::string &output)
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/// Creates `path` and its missing parents (as `mkdir -p`); throws Failure
+/// naming `path` if one cannot be created.
+static void makeDirectories(const std::string &path) {
+  for (size_t end = path.find('/', 1);; end = path.find('/', end + 1)) {
+    std::string prefix = path.substr(0, end);
+    struct stat st;
+    if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST)
+      throw Failure("cannot create the cache directory '" + path +
+                    "': " + std::strerror(errno));
+    if (::stat(prefix.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      throw Failure("cannot create the cache directory '" + path +
+                    "': " + std::strerror(ENOTDIR));
+    if (end == std::string::npos)
+      return;
+  }
+}
+
 /// Compiles `<dir>/<stem>.cpp` unless a shared object for the same source,
 /// runtime headers and command is cached in `dir`; returns its path.
 std::string ckpt_run::compileStep(const Options &o, const std::string &stem) {
@@ -156,20 +173,27 @@ std::string ckpt_run::compileStep(const Options &o, const std::string &stem) {
   std::string source = o.dir + "/" + stem + ".cpp";
   std::vector<std::string> flags = {"-O2",   "-fPIC",   "-shared",
                                     "-std=c++17", "-Wall", "-Wextra",
-                                    "-Werror", "-I" + include, "-I" + o.dir};
+                                    "-Werror", "-I" + include};
+  // The key: everything the object depends on -- the step's source and
+  // header, the runtime headers, the compiler and its flags -- but not the
+  // step directory's path (only its two files are read from there).
   std::string key = readFile(source) + readFile(o.dir + "/" + stem + ".h");
   for (const char *h : {"Program.h", "Tensor.h", "Kernels.h"})
     key += readFile(include + "/ckpt/Runtime/" + h);
   key += cxx;
   for (const std::string &f : flags)
     key += "\n" + f;
-  std::string object = o.dir + "/." + stem + "-" + hex(fnv1a(key)) + ".so";
+  std::string cacheDir = o.cacheDir.empty() ? o.dir : o.cacheDir;
+  if (!o.cacheDir.empty())
+    makeDirectories(cacheDir);
+  std::string object =
+      cacheDir + "/." + stem + "-" + hex(fnv1a(key)) + ".so";
   if (fileExists(object))
     return object;
   std::string temp = object + ".tmp." + std::to_string(::getpid());
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {source, "-o", temp});
+  argv.insert(argv.end(), {"-I" + o.dir, source, "-o", temp});
   std::string output;
   int status = runCommand(argv, output);
   if (status != 0) {

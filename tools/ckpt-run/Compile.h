@@ -25,6 +25,9 @@ struct Options {
   std::string dir;
   std::string step;
   std::string cxx;
+  /// Where compiled steps are cached (--cache-dir); empty: the step's own
+  /// directory.
+  std::string cacheDir;
   std::string params;
   std::optional<uint64_t> initSeed;
   /// Random initial weights were asked for (--random-weights or
@@ -48,7 +51,9 @@ uint64_t fnv1a(const std::string &data, uint64_t hash = 0xcbf29ce484222325ULL);
 /// The step's file stem: `--step`, or the one `*.plan.json` in `dir`.
 std::string findStep(const Options &o);
 /// Compiles `<dir>/<stem>.cpp` into a shared object unless one for the same
-/// source, runtime headers and compiler command is cached in `dir`; returns
+/// source, header, runtime headers and compiler command is cached (in
+/// `cacheDir`, else in `dir`; the key leaves out the step directory's path,
+/// so byte-identical steps in several directories share one entry); returns
 /// its path. Throws Failure with the compiler's output if compiling fails.
 std::string compileStep(const Options &o, const std::string &stem);
 

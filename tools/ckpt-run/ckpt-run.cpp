@@ -39,7 +39,7 @@ using namespace ckpt_run;
 namespace {
 
 const char *const kUsage =
-    "usage: ckpt-run <dir> [--step NAME] [--cxx COMPILER]\n"
+    "usage: ckpt-run <dir> [--step NAME] [--cxx COMPILER] [--cache-dir DIR]\n"
     "                (--params FILE.ckptb | --random-weights | --init-seed "
     "N)\n"
     "                [--inputs FILE.ckptb]\n"
@@ -95,6 +95,8 @@ Options parseOptions(int argc, char **argv) {
       o.step = value;
     else if (arg == "--cxx")
       o.cxx = value;
+    else if (arg == "--cache-dir")
+      o.cacheDir = value;
     else if (arg == "--params")
       o.params = value;
     else if (arg == "--init-seed") {

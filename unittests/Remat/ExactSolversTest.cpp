@@ -341,16 +341,22 @@ Problem randomTrainingGraph(std::mt19937 &rng, int layers) {
   Problem problem = randomProblem(rng, 1);
   problem.nodes.resize(1);
   problem.nodes[0].isOutput = false;
-  for (int i = 1; i < layers; ++i)
-    addNode(problem, "f" + std::to_string(i), 1 + rng() % 3, 1 + rng() % 12,
-            {i - 1});
+  for (int i = 1; i < layers; ++i) {
+    // Drawn in separate statements, last argument first: the order in which
+    // function arguments are evaluated is unspecified (gcc and clang differ),
+    // and the random problems must not depend on the compiler.
+    auto bytes = 1 + rng() % 12;
+    auto cost = 1 + rng() % 3;
+    addNode(problem, "f" + std::to_string(i), cost, bytes, {i - 1});
+  }
   for (int i = layers - 1; i >= 0; --i) {
     int32_t last = static_cast<int32_t>(problem.nodes.size()) - 1;
     std::vector<int32_t> deps = {i};
     if (i != layers - 1)
       deps.push_back(last);
-    addNode(problem, "g" + std::to_string(i), 1 + rng() % 3, 1 + rng() % 12,
-            deps);
+    auto bytes = 1 + rng() % 12;
+    auto cost = 1 + rng() % 3;
+    addNode(problem, "g" + std::to_string(i), cost, bytes, deps);
     problem.nodes.back().recomputable = rng() % 4 != 0;
   }
   problem.nodes.back().isOutput = true;

@@ -36,7 +36,12 @@ Problem randomGenericDag(std::mt19937 &rng, int n) {
         deps.push_back(dep);
     }
     std::sort(deps.begin(), deps.end());
-    addNode(problem, static_cast<double>(rng() % 10), 1 + rng() % 16, deps);
+    // Drawn in separate statements, last argument first: the order in which
+    // function arguments are evaluated is unspecified (gcc and clang differ),
+    // and the random problems must not depend on the compiler.
+    auto bytes = 1 + rng() % 16;
+    double cost = static_cast<double>(rng() % 10);
+    addNode(problem, cost, bytes, deps);
   }
   std::vector<bool> read(n, false);
   for (const Node &node : problem.nodes)

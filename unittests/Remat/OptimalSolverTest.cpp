@@ -27,9 +27,15 @@ enum class ChainReads { Input, Output, Random };
 Problem randomChain(std::mt19937 &rng, int layers,
                     ChainReads reads = ChainReads::Random) {
   Problem problem;
-  for (int i = 0; i < layers; ++i)
-    addNode(problem, 1 + rng() % 4, 1 + rng() % 12,
+  for (int i = 0; i < layers; ++i) {
+    // Drawn in separate statements, last argument first: the order in which
+    // function arguments are evaluated is unspecified (gcc and clang differ),
+    // and the random problems must not depend on the compiler.
+    auto bytes = 1 + rng() % 12;
+    auto cost = 1 + rng() % 4;
+    addNode(problem, cost, bytes,
             i ? std::vector<int32_t>{i - 1} : std::vector<int32_t>{});
+  }
   int32_t grad = -1;
   for (int i = layers - 1; i >= 0; --i) {
     std::vector<int32_t> deps;
@@ -41,7 +47,9 @@ Problem randomChain(std::mt19937 &rng, int layers,
       deps.push_back(i - 1);
     if (grad >= 0)
       deps.push_back(grad);
-    grad = addNode(problem, 1 + rng() % 4, 1 + rng() % 12, deps, false);
+    auto bytes = 1 + rng() % 12;
+    auto cost = 1 + rng() % 4;
+    grad = addNode(problem, cost, bytes, deps, false);
   }
   problem.nodes.back().isOutput = true;
   return problem;
@@ -132,7 +140,9 @@ Problem randomTrainingDag(std::mt19937 &rng, int forward) {
       deps.push_back(i - 1);
     if (i > 2 && rng() % 3 == 0)
       deps.push_back(static_cast<int32_t>(rng() % (i - 1)));
-    addNode(problem, 1 + rng() % 5, 1 + rng() % 16, deps);
+    auto bytes = 1 + rng() % 16; // (one draw at a time, as above)
+    auto cost = 1 + rng() % 5;
+    addNode(problem, cost, bytes, deps);
   }
   int32_t grad = -1;
   for (int i = forward - 1; i >= 0; --i) {
@@ -141,7 +151,9 @@ Problem randomTrainingDag(std::mt19937 &rng, int forward) {
       deps.push_back(static_cast<int32_t>(rng() % i));
     if (grad >= 0)
       deps.push_back(grad);
-    grad = addNode(problem, 1 + rng() % 5, 1 + rng() % 16, deps, false);
+    auto bytes = 1 + rng() % 16;
+    auto cost = 1 + rng() % 5;
+    grad = addNode(problem, cost, bytes, deps, false);
   }
   problem.nodes.back().isOutput = true;
   return problem;

@@ -148,7 +148,12 @@ inline Problem randomSingleSinkDag(std::mt19937 &rng, int n) {
         deps.push_back(dep);
     }
     std::sort(deps.begin(), deps.end());
-    addNode(problem, 1 + static_cast<double>(rng() % 9), 1 + rng() % 16, deps);
+    // Drawn in separate statements, last argument first: the order in which
+    // function arguments are evaluated is unspecified (gcc and clang differ),
+    // and the random problems must not depend on the compiler.
+    auto bytes = 1 + rng() % 16;
+    double cost = 1 + static_cast<double>(rng() % 9);
+    addNode(problem, cost, bytes, deps);
     if (rng() % 5 == 0)
       problem.nodes.back().workspace = 1 + rng() % 6;
   }
@@ -181,8 +186,9 @@ inline Problem randomLayeredDag(std::mt19937 &rng, int layers, int width) {
       std::sort(deps.begin(), deps.end());
       deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
       current.push_back(static_cast<int32_t>(problem.nodes.size()));
-      addNode(problem, 1 + static_cast<double>(rng() % 9),
-              100 + rng() % 5000, deps);
+      auto bytes = 100 + rng() % 5000; // (one draw at a time, as above)
+      double cost = 1 + static_cast<double>(rng() % 9);
+      addNode(problem, cost, bytes, deps);
     }
     layerNodes.push_back(std::move(current));
   }

@@ -2,7 +2,7 @@
 """Plans, emits, compiles and links the CUDA step of corpus graphs (no GPU).
 
 Usage: compile_corpus.py --ckpt-opt BIN --nvcc NVCC --nvcc-flags FLAGS
-           --link-libs LIBS --runner SRC --work DIR
+           --link-libs LIBS --runner SRC --work DIR [--jobs N]
            --config NAME=PIPELINE [--config ...] GRAPH.json...
 
 For every graph and every configuration (a `ckpt-pipeline{...}` option string):
@@ -16,6 +16,7 @@ fails. Written for Debian's /usr/bin/python3 (standard library only).
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -60,6 +61,40 @@ def check_describe(text, plan):
     return problems
 
 
+def check_step(a, runner, graph, stem, name, options):
+    """Emits, compiles, links and describes one step; returns its line."""
+    label = f"{stem} [{name}]"
+    out = os.path.join(a.work, f"{stem}.{name}")
+    emitted = run([a.ckpt_opt, graph,
+                   f"--pass-pipeline=builtin.module(ckpt-pipeline{{{options}}})",
+                   "--emit=cuda", "-o", out])
+    if emitted.returncode != 0:
+        return (f"FAIL {label}: ckpt-opt --emit=cuda exited {emitted.returncode}:\n"
+                f"{emitted.stdout[-2000:]}")
+    sources = sorted(f for f in os.listdir(out) if f.endswith(".cu"))
+    plans = sorted(f for f in os.listdir(out) if f.endswith(".plan.json"))
+    if len(sources) != 1 or len(plans) != 1:
+        return f"FAIL {label}: expected one .cu and one .plan.json, got {sorted(os.listdir(out))}"
+    exe = os.path.join(out, "run")
+    compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), "-I" + out,
+                    os.path.join(out, sources[0]), runner,
+                    *shlex.split(a.link_libs), "-o", exe])
+    if compiled.returncode != 0:
+        return f"FAIL {label}: nvcc exited {compiled.returncode}:\n{compiled.stdout[-3000:]}"
+    described = run([exe, "--describe"])
+    with open(os.path.join(out, plans[0])) as f:
+        plan = json.load(f)
+    problems = ([f"--describe exited {described.returncode}"]
+                if described.returncode != 0 else check_describe(described.stdout, plan))
+    if problems:
+        return f"FAIL {label}: " + "; ".join(problems) + "\n" + described.stdout[-1500:]
+    counts = plan["counts"]
+    scratch = plan["device_scratch"]
+    return (f"ok {label}: {counts['ops']} ops, {counts['recomputed_ops']} recomputed in "
+            f"{counts['segments']} segments, device arena {scratch['device_arena_bytes']} B, "
+            f"scratch {'in the plan' if scratch['planned'] else 'after the arena'}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ckpt-opt", required=True)
@@ -70,6 +105,7 @@ def main(argv=None):
     ap.add_argument("--work", required=True, help="scratch directory (created)")
     ap.add_argument("--config", action="append", required=True,
                     help="NAME=OPTIONS of ckpt-pipeline, e.g. full='strategy=full plan-memory'")
+    ap.add_argument("--jobs", type=int, default=1, help="steps checked at a time")
     ap.add_argument("graphs", nargs="+")
     a = ap.parse_args(argv)
 
@@ -80,50 +116,25 @@ def main(argv=None):
             ap.error(f"--config: expected NAME=OPTIONS, got '{c}'")
         configs.append((name, options))
     os.makedirs(a.work, exist_ok=True)
-    failures = 0
+    # The runner is the same for every step: compiled once, linked into each.
+    runner = os.path.join(a.work, "runner.o")
+    compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), "-c", a.runner, "-o", runner])
+    if compiled.returncode != 0:
+        print(f"FAIL runner: nvcc exited {compiled.returncode}:\n{compiled.stdout[-3000:]}")
+        return 1
+    steps = []
     for graph in a.graphs:
         stem = os.path.basename(graph)
         if stem.endswith(".json"):
             stem = stem[: -len(".json")]
-        for name, options in configs:
-            label = f"{stem} [{name}]"
-            out = os.path.join(a.work, f"{stem}.{name}")
-            emitted = run([a.ckpt_opt, graph,
-                           f"--pass-pipeline=builtin.module(ckpt-pipeline{{{options}}})",
-                           "--emit=cuda", "-o", out])
-            if emitted.returncode != 0:
-                print(f"FAIL {label}: ckpt-opt --emit=cuda exited {emitted.returncode}:\n"
-                      f"{emitted.stdout[-2000:]}")
-                failures += 1
-                continue
-            sources = sorted(f for f in os.listdir(out) if f.endswith(".cu"))
-            plans = sorted(f for f in os.listdir(out) if f.endswith(".plan.json"))
-            if len(sources) != 1 or len(plans) != 1:
-                print(f"FAIL {label}: expected one .cu and one .plan.json, got {sorted(os.listdir(out))}")
-                failures += 1
-                continue
-            exe = os.path.join(out, "run")
-            compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), "-I" + out,
-                            os.path.join(out, sources[0]), a.runner,
-                            *shlex.split(a.link_libs), "-o", exe])
-            if compiled.returncode != 0:
-                print(f"FAIL {label}: nvcc exited {compiled.returncode}:\n{compiled.stdout[-3000:]}")
-                failures += 1
-                continue
-            described = run([exe, "--describe"])
-            with open(os.path.join(out, plans[0])) as f:
-                plan = json.load(f)
-            problems = ([f"--describe exited {described.returncode}"]
-                        if described.returncode != 0 else check_describe(described.stdout, plan))
-            if problems:
-                print(f"FAIL {label}: " + "; ".join(problems) + "\n" + described.stdout[-1500:])
-                failures += 1
-                continue
-            counts = plan["counts"]
-            scratch = plan["device_scratch"]
-            print(f"ok {label}: {counts['ops']} ops, {counts['recomputed_ops']} recomputed in "
-                  f"{counts['segments']} segments, device arena {scratch['device_arena_bytes']} B, "
-                  f"scratch {'in the plan' if scratch['planned'] else 'after the arena'}")
+        steps += [(graph, stem, name, options) for name, options in configs]
+    # Steps are independent (each its own directory): --jobs of them at a
+    # time; the lines come out in the order of the arguments.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        results = list(pool.map(lambda step: check_step(a, runner, *step), steps))
+    for line in results:
+        print(line)
+    failures = sum(1 for line in results if line.startswith("FAIL"))
     total = len(a.graphs) * len(configs)
     print(f"{total - failures} of {total} steps compiled, linked and described")
     return 1 if failures else 0
