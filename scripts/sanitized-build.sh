@@ -3,8 +3,9 @@
 # scripts/sanitize.sh (lit and unit tests under ASan+UBSan) and
 # scripts/fuzz.sh (the libFuzzer targets): one clang 14 build serves both.
 # Every ckpt source gets -fsanitize=address,undefined plus libFuzzer's
-# coverage instrumentation (fuzzer-no-link, a few percent slower where no
-# fuzzer links it); the fuzz targets alone link -fsanitize=fuzzer
+# coverage instrumentation (fuzzer-no-link: it slows the tests that run here
+# too, part of why test/sanitizer-skip.txt exists); the fuzz targets alone
+# link -fsanitize=fuzzer
 # (fuzz/CMakeLists.txt). The CUDA device runtime is left out
 # (-DCKPT_ENABLE_CUDA=OFF): nvcc-compiled code is not instrumented, and the
 # normal build compiles it.
