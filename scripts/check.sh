@@ -45,11 +45,12 @@ if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
 fi
 stage lit
 
-# pytest runs on CKPT_JOBS workers (pytest-xdist), whole files to a worker
-# (--dist loadfile: tests of one file share exports cached in the file), one
+# pytest runs on CKPT_JOBS workers (pytest-xdist), one test at a time to a
+# worker, except test_export.py's tests of one model, which share the file's
+# cached export (--dist loadgroup; python/tests/conftest.py groups them), one
 # intra-op thread each (two workers on two cores; OMP_NUM_THREADS).
 jobs=${CKPT_JOBS:-2}
-pytest_args=(-q -p no:cacheprovider -n "$jobs" --dist loadfile)
+pytest_args=(-q -p no:cacheprovider -n "$jobs" --dist loadgroup)
 pystatus=0
 (cd python && CKPT_OPT="$PWD/../build/bin/ckpt-opt" OMP_NUM_THREADS=1 \
   /usr/bin/python3 -m pytest "${pytest_args[@]}" tests) 2>&1 | tee "$log" || pystatus=$?

@@ -4,8 +4,8 @@
 # -fsanitize=fuzzer), then runs each one on a corpus seeded
 # from the examples and test inputs: by default for a fixed number of
 # executions from a fixed seed (the same inputs on every run of a fresh
-# build, about 20 s per target on the 2-core machine; CI), or for the given
-# time (longer local fuzzing, from a random seed).
+# build, the three targets at once, about 45 s on the 2-core machine; CI), or
+# for the given time (longer local fuzzing, from a random seed).
 # Usage: scripts/fuzz.sh [seconds-per-target]
 # Prints one line per target, `PASS: <target> (N executions in S s)` or
 # `FAIL: <target> ...`; exits non-zero on any crash, leak, timeout, out-of-
@@ -50,11 +50,12 @@ declare -A dict=([ckpt-fuzz-import]=fuzz/import.dict [ckpt-fuzz-mlir]=fuzz/mlir.
 # time cap guards against a much slower machine.
 declare -A runs=([ckpt-fuzz-import]=2500 [ckpt-fuzz-mlir]=25000
                  [ckpt-fuzz-pipeline]=8000)
-status=0
-summary=()
-for target in ckpt-fuzz-import ckpt-fuzz-mlir ckpt-fuzz-pipeline; do
-  artifacts="$build_dir/artifacts/$target"
-  log="$build_dir/$target.log"
+# The targets run at the same time (each one process; on the 2-core machine
+# the three take about as long as the slowest one alone): each writes its
+# line to <build>/<target>.result, read back in a fixed order.
+fuzz_target() { # fuzz_target <target>: runs it, writes <build>/<target>.result
+  local target=$1 artifacts="$build_dir/artifacts/$1" log="$build_dir/$1.log"
+  local rc=0 start took execs bound
   mkdir -p "$artifacts"
   if [ -n "$seconds" ]; then
     echo "fuzz: running $target for ${seconds}s"
@@ -63,7 +64,6 @@ for target in ckpt-fuzz-import ckpt-fuzz-mlir ckpt-fuzz-pipeline; do
     echo "fuzz: running $target for ${runs[$target]} executions (seed 1)"
     bound=(-runs="${runs[$target]}" -seed=1 -max_total_time=180)
   fi
-  rc=0
   start=$(date +%s)
   "$build_dir/bin/$target" "$build_dir/corpus/$target" \
     ${dict[$target]:+-dict="${dict[$target]}"} "${bound[@]}" -timeout=20 \
@@ -72,13 +72,27 @@ for target in ckpt-fuzz-import ckpt-fuzz-mlir ckpt-fuzz-pipeline; do
   took=$(( $(date +%s) - start ))
   execs=$(awk '/stat::number_of_executed_units:/ { n = $2 } END { print n + 0 }' "$log")
   if [ "$rc" -eq 0 ] && ! grep -qE "ERROR: (Address|Leak|Undefined)Sanitizer|runtime error:|==ERROR: libFuzzer" "$log"; then
-    summary+=("PASS: $target ($execs executions in $took s)")
+    echo "PASS: $target ($execs executions in $took s)" > "$build_dir/$target.result"
   else
-    status=1
-    echo "fuzz: $target FAILED (exit $rc); log $log, input in $artifacts/:" >&2
-    grep -E "ERROR|SUMMARY|runtime error|Test unit written|^    #[0-9]+ " "$log" | head -60 >&2 || true
-    summary+=("FAIL: $target ($execs executions; see $log)")
+    {
+      echo "fuzz: $target FAILED (exit $rc); log $log, input in $artifacts/:"
+      grep -E "ERROR|SUMMARY|runtime error|Test unit written|^    #[0-9]+ " "$log" | head -60 || true
+    } >&2
+    echo "FAIL: $target ($execs executions; see $log)" > "$build_dir/$target.result"
   fi
+}
+targets=(ckpt-fuzz-import ckpt-fuzz-mlir ckpt-fuzz-pipeline)
+for target in "${targets[@]}"; do
+  rm -f "$build_dir/$target.result"
+  fuzz_target "$target" &
+done
+wait
+status=0
+summary=()
+for target in "${targets[@]}"; do
+  line=$(cat "$build_dir/$target.result" 2>/dev/null || echo "FAIL: $target (no result)")
+  summary+=("$line")
+  case $line in PASS:*) ;; *) status=1 ;; esac
 done
 printf '%s\n' "${summary[@]}"
 exit "$status"

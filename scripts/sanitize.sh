@@ -2,8 +2,10 @@
 # Builds build-sanitize/ (scripts/sanitized-build.sh: clang 14,
 # -fsanitize=address,undefined -fno-sanitize-recover=all, shared with the
 # fuzz targets) and runs the unit tests and the lit tests under it, except
-# the few listed in test/sanitizer-skip.txt, each with the reason the normal
-# build's run (scripts/check.sh runs it first) is where it belongs. Any
+# those listed in test/sanitizer-skip.txt, each with the reason the normal
+# build's run (scripts/check.sh runs it first) is where it belongs, and the
+# lit tests of test/sanitizer-covered.txt, whose every source line the kept
+# tests reach (scripts/select-sanitizer-tests.py measures it). Any
 # sanitizer report fails the run, including one from a command a test
 # expects to fail (`not ckpt-opt`): reports go to files under
 # build-sanitize/sanitizer-logs/, which must stay empty.
@@ -44,29 +46,38 @@ if [ -x /usr/lib/llvm-19/bin/llvm-symbolizer ]; then
   export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-19/bin/llvm-symbolizer
 fi
 
-# test/sanitizer-skip.txt: `lit <path under test/>` or `gtest <Suite.Test>`,
-# then `-- <reason>`. Lit tests become one --filter-out expression; GoogleTest
+# Left to the normal build's run: test/sanitizer-skip.txt (by hand, each with
+# its reason) and test/sanitizer-covered.txt (lit tests whose every source
+# line the kept tests reach; written by scripts/select-sanitizer-tests.py).
+# Entries: `lit <path under test/>` or `gtest <Suite.Test>`, then
+# `-- <reason>`. Lit tests become one --filter-out expression; GoogleTest
 # cases a negative GTEST_FILTER (test/Unit/lit.cfg.py passes it on).
+lists=()
+for list in test/sanitizer-skip.txt test/sanitizer-covered.txt; do
+  [ -f "$list" ] && lists+=("$list")
+done
 filter=()
 # Every entry must name a test that exists: a renamed test would otherwise
 # quietly run again, or a stale entry hide nothing.
-while read -r kind name _; do
-  case "$kind" in
-    lit) [ -f "test/$name" ] || { echo "sanitize: test/sanitizer-skip.txt: no lit test test/$name" >&2; exit 2; } ;;
-    gtest)
-      grep -rqE "TEST(_F)?\\(${name%%.*}, ${name#*.}\\)" unittests ||
-        { echo "sanitize: test/sanitizer-skip.txt: no GoogleTest case $name in unittests/" >&2; exit 2; } ;;
-    '#'*|'') ;;
-    *) echo "sanitize: test/sanitizer-skip.txt: unknown kind '$kind' (lit or gtest)" >&2; exit 2 ;;
-  esac
-done < test/sanitizer-skip.txt
+for list in "${lists[@]}"; do
+  while read -r kind name _; do
+    case "$kind" in
+      lit) [ -f "test/$name" ] || { echo "sanitize: $list: no lit test test/$name" >&2; exit 2; } ;;
+      gtest)
+        grep -rqE "TEST(_F)?\\(${name%%.*}, ${name#*.}\\)" unittests ||
+          { echo "sanitize: $list: no GoogleTest case $name in unittests/" >&2; exit 2; } ;;
+      '#'*|'') ;;
+      *) echo "sanitize: $list: unknown kind '$kind' (lit or gtest)" >&2; exit 2 ;;
+    esac
+  done < "$list"
+done
 if [ "$all" -eq 0 ]; then
   lit_skip=$(awk '$1 == "lit" { gsub(/[.]/, "[.]", $2); printf "%s%s", sep, $2; sep = "|" }' \
-    test/sanitizer-skip.txt)
-  gtest_skip=$(awk '$1 == "gtest" { printf "%s%s", sep, $2; sep = ":" }' test/sanitizer-skip.txt)
+    "${lists[@]}")
+  gtest_skip=$(awk '$1 == "gtest" { printf "%s%s", sep, $2; sep = ":" }' "${lists[@]}")
   [ -n "$lit_skip" ] && filter=(--filter-out "($lit_skip)\$")
   [ -n "$gtest_skip" ] && export CKPT_GTEST_FILTER="-$gtest_skip"
-  echo "sanitize: leaving $(grep -cE '^(lit|gtest) ' test/sanitizer-skip.txt) tests to the normal build's run (test/sanitizer-skip.txt)"
+  echo "sanitize: leaving $(cat "${lists[@]}" | grep -cE '^(lit|gtest) ') tests to the normal build's run (${lists[*]})"
 fi
 
 status=0

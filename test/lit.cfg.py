@@ -58,8 +58,10 @@ config.substitutions.append(
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 if config.ninja_executable and os.path.exists(config.ninja_executable):
     config.available_features.add("ninja")
-# Sanitizer builds (scripts/sanitize.sh puts -fsanitize= into the flags).
-if "-fsanitize" in config.embed_cxx_flags:
+# Sanitizer builds (scripts/sanitize.sh puts -fsanitize= into the flags), and
+# the coverage build when it stands in for one (`--param as-sanitizer-run=1`:
+# scripts/select-sanitizer-tests.py runs the tests as the sanitized run would).
+if "-fsanitize" in config.embed_cxx_flags or lit_config.params.get("as-sanitizer-run"):
     config.available_features.add("sanitizer")
 # The HTML report's screenshot test: Debian's chromium (headless) and
 # python3-pil for the interpreter running the tests (scripts/install-deps.sh).

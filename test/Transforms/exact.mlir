@@ -52,13 +52,8 @@
 // BELOW-FLOOR: error: ckpt-place-checkpoints: strategy 'exact' found no plan within the budget of {{.*}} (73420 bytes)
 // BELOW-FLOOR: note: no plan can use less than {{.*}} (87600 bytes)
 //
-// Without a budget, or on a graph too large for the MILP, exact refuses.
-// RUN: not ckpt-opt %s "--ckpt-place-checkpoints=strategy=exact" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-BUDGET
-// NO-BUDGET: error: ckpt-place-checkpoints: strategy 'exact' needs a budget
-// The 1,000-node random layered graph's MILP would hold over 8 million matrix
-// entries (CBC's process needs about 1.7 KB each): building stops there.
-// RUN: not ckpt-opt %ckpt_shared/benchmarks/remat-graphs/random_layered_n1000_w0.31_nlv0.75_ed0.2_scd0.14.json "--ckpt-place-checkpoints=strategy=exact budget=0.9x" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-LARGE
-// TOO-LARGE: error: ckpt-place-checkpoints: the exact engine found no plan: model too large: over 8000000 matrix entries ({{[0-9]+}} in {{[0-9]+}} rows) after {{[0-9]+}} of 1000 stages; not solved
+// Without a budget, or on a graph too large for the MILP, exact refuses:
+// Transforms/strategy-errors.test.
 //
 // CBC overruns a short limit on the 250-node random layered graph (its root
 // LP alone takes about 20 s): it runs in a child process, stopped 5 s past

@@ -33,7 +33,10 @@
 // CHECK-NEXT: {"loss", Role::Loss, DType::F32, 0, {}, 1792, -1},
 // CHECK-NEXT: {"grad:fc.weight", Role::Grad, DType::F32, 2, {16, 8}, 512, 1},
 
-// CHECK-LABEL: void run(ExecContext &ctx) {
+// The ops are in functions of at most 128 ops, called in order by `run`
+// (emit-cpp-parts.test has a step of several).
+// CHECK-LABEL: // ops [0] to [9]
+// CHECK-NEXT: void runPart0({{\[\[}}maybe_unused]] ExecContext &ctx, {{\[\[}}maybe_unused]] char *const arena) {
 // CHECK: // [0] %0 = ckpt.linear fwd %arg0, %arg1
 // CHECK-NEXT: //     at model.py:10
 // CHECK-NEXT: {
@@ -115,6 +118,11 @@
 // CHECK-NEXT: ctx.call(op, &kernels::matmul,
 // CHECK-NEXT: ctx.release(2048, 256);
 // CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-EMPTY:
+// CHECK-NEXT: void run(ExecContext &ctx) {
+// CHECK-NEXT: {{\[\[}}maybe_unused]] char *const arena = ctx.arena();
+// CHECK-NEXT: runPart0(ctx, arena);
 // CHECK-NEXT: }
 
 // CHECK-LABEL: extern "C" const ckpt::rt::StepProgram *ckpt_step_segment_step() {
