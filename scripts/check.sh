@@ -5,9 +5,10 @@
 # torch 1.13, then the pinned PyTorch 2 environment of
 # scripts/install-torch.sh), then the unit and lit tests again in one clang
 # build with ASan+UBSan (scripts/sanitize.sh; test/sanitizer-skip.txt names
-# the few left to the first run, and why), then each libFuzzer target of that
-# same build for a fixed number of executions from a fixed seed (or for
-# CKPT_FUZZ_SECONDS seconds each when set; scripts/fuzz.sh).
+# the few left to the first run, and why, and test/sanitizer-covered.txt the
+# lit tests whose every source line the kept tests reach), then the libFuzzer
+# targets of that same build, at once, for a fixed number of executions from
+# a fixed seed (or for CKPT_FUZZ_SECONDS seconds each when set; scripts/fuzz.sh).
 # Ends with one line `N passed, N failed` over all of them (each fuzz target
 # counts as one test); exits non-zero on any failure.
 set -euo pipefail

@@ -15,8 +15,8 @@ source-based coverage) it runs, as the sanitized run would (lit
 
 It reads the source lines each one executes (llvm-cov export, the project's
 own written files only: lib/, include/, tools/, runtime/; not the code
-mlir-tblgen generates into the build directory), then picks lit tests greedily, most newly covered lines per
-second of its own run first, until the unit tests and the picked tests cover
+mlir-tblgen generates into the build directory), then picks lit tests
+greedily, most newly covered lines per second of its own run first, until the unit tests and the picked tests cover
 every line that the unit tests and all candidates cover together; a last pass
 drops any picked test whose lines the others cover. What is left out is
 written to FILE (default test/sanitizer-covered.txt), one
@@ -205,11 +205,12 @@ def main(argv=None):
         sys.exit(f"select-sanitizer-tests: {len(failed)} test(s) failed in the coverage build")
 
     picked, universe = select(base, coverage, seconds)
-    # What each kept test alone reaches (no other test, unit or lit): where a
-    # cheaper test could take over from an expensive one.
+    # The measurements, for a closer look (which lines, which test).
     with open(os.path.join(work, "coverage.json"), "w") as f:
         json.dump({"unit": sorted(base), "seconds": seconds,
                    "lit": {t: sorted(coverage[t]) for t in sorted(coverage)}}, f)
+    # What each kept test alone reaches (no other test, unit or lit): where a
+    # cheaper test could take over from an expensive one.
     for t in sorted(picked, key=lambda t: -seconds[t]):
         others = set(base).union(*(coverage[o] for o in coverage if o != t))
         only = sorted(coverage[t] - others)
