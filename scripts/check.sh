@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build everything, and run every
-# test: the lit regression tests and GoogleTest unit tests (in parallel), then
-# the Python exporter's tests (pytest on two workers, Debian's interpreter and
-# torch 1.13, then the pinned PyTorch 2 environment of
-# scripts/install-torch.sh), then the unit and lit tests again in one clang
-# build with ASan+UBSan (scripts/sanitize.sh; test/sanitizer-skip.txt names
-# the few left to the first run, and why, and test/sanitizer-covered.txt the
-# lit tests whose every source line the kept tests reach), then the libFuzzer
-# targets of that same build, at once, for a fixed number of executions from
-# a fixed seed (or for CKPT_FUZZ_SECONDS seconds each when set; scripts/fuzz.sh).
+# test, each once: first the unit and lit tests in one clang build with
+# ASan+UBSan (scripts/sanitize.sh; test/sanitizer-skip.txt and
+# test/sanitizer-covered.txt name the lit tests it leaves to the normal
+# build, and why), then each libFuzzer target of that same build for a fixed
+# number of executions from a fixed seed (or for CKPT_FUZZ_SECONDS seconds
+# each when set; scripts/fuzz.sh), then the normal build and its lit run: the
+# GoogleTest unit tests and every lit test the sanitized run did not run
+# (scripts/ran-under-sanitizers.py reads its results), then the Python
+# exporter's tests (pytest on two workers, Debian's interpreter and torch
+# 1.13, then the pinned PyTorch 2 environment of scripts/install-torch.sh).
 # Ends with one line `N passed, N failed` over all of them (each fuzz target
 # counts as one test); exits non-zero on any failure.
 set -euo pipefail
@@ -27,18 +28,52 @@ stage() { # stage <name>: the stage that just ended
 
 bash scripts/install-deps.sh
 stage install
-bash scripts/build.sh
-stage build
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test 2>&1 | tee "$log" || status=$?
-
+sanresults=
+trap 'rm -f "$log" ${sanresults:+"$sanresults"}' EXIT
 count() { # count <lit result label> [log]: "Passed: N" or, padded, "Passed     : N"
   awk -v label="$1" '{ line = $0; sub(/^ +/, "", line); sub(/ +:/, ":", line);
     split(line, f, " "); if (f[1] == label":") n = f[2] } END { print n + 0 }' "${2:-$log}"
 }
+
+# The unit and lit tests built with ASan+UBSan; a sanitizer report that no
+# test caught (e.g. under `not ckpt-opt`) counts as one more failure each.
+# lit's results say which tests ran there.
+sanresults=$(mktemp)
+sanstatus=0
+CKPT_SANITIZE_RESULTS=$sanresults bash scripts/sanitize.sh 2>&1 | tee "$log" || sanstatus=$?
+sanpassed=$(( $(count Passed) + $(count Expectedly) ))
+sanfailed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) \
+  + $(awk '$1 == "Sanitizer" && $2 == "reports:" { n = $3 } END { print n + 0 }' "$log") ))
+if [ "$sanstatus" -ne 0 ] && [ "$sanfailed" -eq 0 ]; then
+  sanfailed=1 # the build or lit failed without a per-test count
+fi
+stage sanitizers
+
+# Fuzzing, bounded: one test per target.
+fuzzstatus=0
+bash scripts/fuzz.sh ${CKPT_FUZZ_SECONDS:+"$CKPT_FUZZ_SECONDS"} 2>&1 | tee "$log" || fuzzstatus=$?
+fuzzpassed=$(grep -c '^PASS: ckpt-fuzz-' "$log" || true)
+fuzzfailed=$(grep -c '^FAIL: ckpt-fuzz-' "$log" || true)
+if [ "$fuzzstatus" -ne 0 ] && [ "$fuzzfailed" -eq 0 ]; then
+  fuzzfailed=1 # the fuzz build failed before any target ran
+fi
+stage fuzz
+
+bash scripts/build.sh
+stage build
+
+# Every lit test the sanitized run did not run (left out by its lists, or
+# unsupported there: the CUDA tests), and all unit tests again. Without its
+# results (its build failed) everything runs here.
+ran=()
+if [ -s "$sanresults" ]; then
+  expr=$(/usr/bin/python3 scripts/ran-under-sanitizers.py "$sanresults") || expr=
+  [ -n "$expr" ] && ran=(--filter-out "$expr")
+fi
+status=0
+/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "${ran[@]}" build/test 2>&1 | tee "$log" || status=$?
 passed=$(( $(count Passed) + $(count Expectedly) ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
@@ -80,28 +115,6 @@ pyfailed=$(( pyfailed + pt2failed ))
 if [ "$pt2status" -ne 0 ]; then pystatus=$pt2status; fi
 stage pytest-torch2
 
-# The unit and lit tests again, built with ASan+UBSan; a sanitizer report
-# that no test caught (e.g. under `not ckpt-opt`) counts as one more failure
-# each.
-sanstatus=0
-bash scripts/sanitize.sh 2>&1 | tee "$log" || sanstatus=$?
-sanpassed=$(( $(count Passed) + $(count Expectedly) ))
-sanfailed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) \
-  + $(awk '$1 == "Sanitizer" && $2 == "reports:" { n = $3 } END { print n + 0 }' "$log") ))
-if [ "$sanstatus" -ne 0 ] && [ "$sanfailed" -eq 0 ]; then
-  sanfailed=1 # the build or lit failed without a per-test count
-fi
-stage sanitizers
-
-# Fuzzing, bounded: one test per target.
-fuzzstatus=0
-bash scripts/fuzz.sh ${CKPT_FUZZ_SECONDS:+"$CKPT_FUZZ_SECONDS"} 2>&1 | tee "$log" || fuzzstatus=$?
-fuzzpassed=$(grep -c '^PASS: ckpt-fuzz-' "$log" || true)
-fuzzfailed=$(grep -c '^FAIL: ckpt-fuzz-' "$log" || true)
-if [ "$fuzzstatus" -ne 0 ] && [ "$fuzzfailed" -eq 0 ]; then
-  fuzzfailed=1 # the fuzz build failed before any target ran
-fi
-stage fuzz
 printf '%s\n' "${stages[@]}"
 
 echo "$((passed + pypassed + sanpassed + fuzzpassed)) passed, $((failed + pyfailed + sanfailed + fuzzfailed)) failed"

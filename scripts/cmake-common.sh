@@ -6,6 +6,9 @@ ckpt_cmake_args=(
   -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py
   -DPython3_EXECUTABLE=/usr/bin/python3
+  # Each target's sources compiled in batches (cmake/CkptOptions.cmake says
+  # why); -DCMAKE_UNITY_BUILD=OFF on a tree being edited file by file.
+  -DCMAKE_UNITY_BUILD=ON
 )
 if command -v ccache >/dev/null 2>&1; then
   ckpt_cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)

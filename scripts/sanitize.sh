@@ -3,15 +3,18 @@
 # -fsanitize=address,undefined -fno-sanitize-recover=all, shared with the
 # fuzz targets) and runs the unit tests and the lit tests under it, except
 # those listed in test/sanitizer-skip.txt, each with the reason the normal
-# build's run (scripts/check.sh runs it first) is where it belongs, and the
-# lit tests of test/sanitizer-covered.txt, whose every source line the kept
-# tests reach (scripts/select-sanitizer-tests.py measures it). Any
+# build's run (scripts/check.sh runs it after this one, on every lit test
+# this run did not run) is where it belongs, and the lit tests of
+# test/sanitizer-covered.txt, whose every source line the kept tests reach
+# (scripts/select-sanitizer-tests.py measures it). Any
 # sanitizer report fails the run, including one from a command a test
 # expects to fail (`not ckpt-opt`): reports go to files under
 # build-sanitize/sanitizer-logs/, which must stay empty.
 # Ends with lit's summary and `Sanitizer reports: N`; exits non-zero on any
 # failure or report.
 # Usage: scripts/sanitize.sh [--all]   (--all: the skipped tests too)
+# Environment: CKPT_SANITIZE_RESULTS (a file for lit's JSON results),
+# CKPT_SANITIZE_BUILD_DIR (build-sanitize), CKPT_JOBS (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -80,9 +83,13 @@ if [ "$all" -eq 0 ]; then
   echo "sanitize: leaving $(cat "${lists[@]}" | grep -cE '^(lit|gtest) ') tests to the normal build's run (${lists[*]})"
 fi
 
+# CKPT_SANITIZE_RESULTS: a file for lit's JSON results (scripts/check.sh
+# leaves the tests this run ran out of the normal build's run).
+results=()
+[ -n "${CKPT_SANITIZE_RESULTS:-}" ] && results=(-o "$CKPT_SANITIZE_RESULTS")
 status=0
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv -j "$jobs" "${filter[@]}" \
-  "$build_dir/test" || status=$?
+  "${results[@]}" "$build_dir/test" || status=$?
 
 reports=$(find "$logs" -type f | wc -l)
 if [ "$reports" -ne 0 ]; then

@@ -92,10 +92,19 @@ if config.ckpt_nvcc and os.path.exists(config.ckpt_nvcc) and os.path.exists(cuda
     config.substitutions.append(("%cuda_runtime_archive", shlex.quote(libs[0])))
     config.substitutions.append(("%nvcc_link_libs", link_libs))
     config.substitutions.append(("%nvcc_flags", nvcc_flags))
-    # The same two as one shell word each, for drivers that take them as
-    # arguments (Target/Cuda/compile_corpus.py).
+    # The same for a generated step compiled as C++ (`-x c++`): the step is
+    # host code only, so nvcc hands it to the host compiler with CUDA's
+    # include paths; its CUDA front ends (cudafe++, cicc), which find no
+    # device code in it, took two thirds of the time (llama.full: 29.9 s
+    # against 9.7 s; docs/codegen.md). compile-half-gpt.test and
+    # emit-cuda-attention-mask.mlir still compile steps as .cu.
+    config.substitutions.append(("%nvcc_step_flags", nvcc_flags + " -x c++"))
+    # The same as one shell word each, for drivers that take them as
+    # arguments (Target/Cuda/compile_corpus.py: its --step-flags adds
+    # %q_nvcc_step_only to the step's compile).
     config.substitutions.append(("%q_nvcc_link_libs", shlex.quote(link_libs)))
     config.substitutions.append(("%q_nvcc_flags", shlex.quote(nvcc_flags)))
+    config.substitutions.append(("%q_nvcc_step_only", shlex.quote("-x c++")))
     config.substitutions.append(
         ("%cuda_runner_src",
          os.path.join(config.ckpt_src_root, "tools", "ckpt-run-cuda", "ckpt-run-cuda.cpp")))

@@ -28,6 +28,10 @@ int threadCount();
 /// Rethrows the first exception a chunk threw.
 void parallelFor(int64_t n, int64_t grain,
                  const std::function<void(int64_t, int64_t)> &body);
+/// The grain of the row-parallel kernels: fewer rows than this run inline.
+constexpr int64_t kRowGrain = 16;
+/// The grain of the elementwise kernels, in elements.
+constexpr int64_t kElementGrain = 1 << 15;
 
 /// `C = op(A) op(B) + beta C` for row-major f32 matrices, C of shape m x n
 /// (k = 0: C = beta C, with beta = 0 writing zeros). The result is computed

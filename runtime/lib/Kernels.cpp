@@ -25,8 +25,6 @@ namespace ckpt::rt::kernels {
 
 namespace {
 
-constexpr int64_t kElementGrain = 1 << 15;
-constexpr int64_t kRowGrain = 16;
 /// Largest broadcast operand (in floats) that an elementwise kernel copies
 /// aside when its result overlaps it: 16 KiB, enough for any arena
 /// alignment up to 16 KiB.

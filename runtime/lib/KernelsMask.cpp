@@ -30,8 +30,6 @@ namespace ckpt::rt {
 
 namespace {
 
-constexpr int64_t kElementGrain = 1 << 15;
-
 
 /// The data `t` is read from while `r` is written: `t` itself, or a copy in
 /// `keep` when `t` overlaps `r` other than as the same elements.

@@ -44,8 +44,6 @@ namespace ckpt::rt::kernels {
 
 namespace {
 
-constexpr int64_t kRowGrain = 16;
-
 /// Rows and columns of a tensor normalized over dimensions `axis..rank-1`.
 void normExtent(const Tensor &x, int64_t axis, int64_t &rows, int64_t &cols) {
   if (axis < 0 || axis > x.rank)

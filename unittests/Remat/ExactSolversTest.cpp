@@ -26,7 +26,7 @@ namespace {
 /// Time limit of every MILP solve in these tests: the problems are tiny.
 constexpr double kTimeLimit = 5;
 
-int32_t addNode(Problem &problem, const std::string &name, double cost,
+int32_t addNamedNode(Problem &problem, const std::string &name, double cost,
                 int64_t bytes, std::vector<int32_t> deps) {
   Node node;
   node.name = name;
@@ -44,12 +44,12 @@ int32_t addNode(Problem &problem, const std::string &name, double cost,
 /// g2, f1 and itself).
 Problem uChain() {
   Problem problem;
-  addNode(problem, "f0", 1, 10, {});
-  addNode(problem, "f1", 1, 10, {0});
-  addNode(problem, "f2", 1, 10, {1});
-  addNode(problem, "g2", 1, 10, {2});
-  addNode(problem, "g1", 1, 10, {3, 1});
-  addNode(problem, "g0", 1, 10, {4, 0});
+  addNamedNode(problem, "f0", 1, 10, {});
+  addNamedNode(problem, "f1", 1, 10, {0});
+  addNamedNode(problem, "f2", 1, 10, {1});
+  addNamedNode(problem, "g2", 1, 10, {2});
+  addNamedNode(problem, "g1", 1, 10, {3, 1});
+  addNamedNode(problem, "g0", 1, 10, {4, 0});
   problem.nodes.back().isOutput = true;
   return problem;
 }
@@ -128,7 +128,7 @@ TEST(ExactSolvers, InfeasibleBudgets) {
   solveBoth(problem, 130, Status::Optimal, 7);
   // A single node larger than the budget.
   Problem big;
-  addNode(big, "huge", 1, 50, {});
+  addNamedNode(big, "huge", 1, 50, {});
   solveBoth(big, 49, Status::Infeasible);
   solveBoth(big, 50, Status::Optimal, 1);
 }
@@ -159,14 +159,14 @@ TEST(ExactSolvers, Projections) {
   // f0 is a two-result op; its second result f0b (5 bytes, free) is read
   // only by g0. Dropping f0 means recomputing both, right before g0.
   Problem problem;
-  addNode(problem, "f0", 1, 10, {});
-  addNode(problem, "f0b", 0, 5, {0});
+  addNamedNode(problem, "f0", 1, 10, {});
+  addNamedNode(problem, "f0b", 0, 5, {0});
   problem.nodes.back().primary = 0;
-  addNode(problem, "f1", 1, 10, {0});
-  addNode(problem, "f2", 1, 10, {2});
-  addNode(problem, "g2", 1, 10, {3});
-  addNode(problem, "g1", 1, 10, {4, 2});
-  addNode(problem, "g0", 1, 10, {5, 0, 1});
+  addNamedNode(problem, "f1", 1, 10, {0});
+  addNamedNode(problem, "f2", 1, 10, {2});
+  addNamedNode(problem, "g2", 1, 10, {3});
+  addNamedNode(problem, "g1", 1, 10, {4, 2});
+  addNamedNode(problem, "g0", 1, 10, {5, 0, 1});
   problem.nodes.back().isOutput = true;
   ASSERT_FALSE(problem.validate());
   ASSERT_EQ(evaluateSchedule(problem, Schedule::identity(problem)).peakBytes,
@@ -185,9 +185,9 @@ TEST(ExactSolvers, Projections) {
 TEST(ExactSolvers, OutputsLiveToTheEnd) {
   // a (an output) -> b -> c. Without the output flag a dies after b.
   Problem problem;
-  addNode(problem, "a", 1, 10, {});
-  addNode(problem, "b", 1, 10, {0});
-  addNode(problem, "c", 1, 10, {1});
+  addNamedNode(problem, "a", 1, 10, {});
+  addNamedNode(problem, "b", 1, 10, {0});
+  addNamedNode(problem, "c", 1, 10, {1});
   solveBoth(problem, 20, Status::Optimal, 3);
   problem.nodes[0].isOutput = true;
   solveBoth(problem, 30, Status::Optimal, 3);
@@ -199,10 +199,10 @@ TEST(ExactSolvers, StageSpaceLimitation) {
   // Recomputing the output a after c would peak at 20, but the stage space
   // recomputes only before each stage's new node, so both engines say no.
   Problem problem;
-  addNode(problem, "a", 1, 10, {});
+  addNamedNode(problem, "a", 1, 10, {});
   problem.nodes.back().isOutput = true;
-  addNode(problem, "b", 1, 10, {0});
-  addNode(problem, "c", 1, 10, {1});
+  addNamedNode(problem, "b", 1, 10, {0});
+  addNamedNode(problem, "c", 1, 10, {1});
   Evaluation late = evaluateSchedule(problem, Schedule{{0, 1, 2, 0}});
   ASSERT_TRUE(late.valid());
   EXPECT_EQ(late.peakBytes, 20);
@@ -253,7 +253,7 @@ TEST(ExactSolvers, MalformedProblemIsRefused) {
 TEST(ExactSolvers, ExhaustiveRefusesLargeSpaces) {
   Problem problem;
   for (int i = 0; i < 10; ++i)
-    addNode(problem, "n" + std::to_string(i), 1, 1,
+    addNamedNode(problem, "n" + std::to_string(i), 1, 1,
             i ? std::vector<int32_t>{i - 1} : std::vector<int32_t>{});
   EXPECT_EQ(stageSpaceBits(problem), 45);
   SolveResult result = solveExhaustive(problem, 100);
@@ -307,7 +307,7 @@ TEST(ExactSolvers, CoarseQuantaAreProvenByTheRelaxation) {
 //===----------------------------------------------------------------------===//
 
 /// A random well-formed problem with `groups` stages.
-Problem randomProblem(std::mt19937 &rng, int groups) {
+Problem randomStagedProblem(std::mt19937 &rng, int groups) {
   auto uniform = [&](int lo, int hi) {
     return lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1));
   };
@@ -318,7 +318,7 @@ Problem randomProblem(std::mt19937 &rng, int groups) {
     std::vector<int32_t> deps;
     for (int d = uniform(g ? 1 : 0, 2); d > 0 && id > 0; --d)
       deps.push_back(uniform(std::max(0, id - 4), id - 1));
-    addNode(problem, "n" + std::to_string(id), uniform(0, 4), uniform(0, 12),
+    addNamedNode(problem, "n" + std::to_string(id), uniform(0, 4), uniform(0, 12),
             deps);
     Node &node = problem.nodes.back();
     node.workspace = uniform(0, 4) == 0 ? uniform(1, 8) : 0;
@@ -326,7 +326,7 @@ Problem randomProblem(std::mt19937 &rng, int groups) {
     node.isOutput = uniform(0, 7) == 0 || g == groups - 1;
     bool recomputable = node.recomputable;
     for (int p = uniform(0, 7) == 0 ? uniform(1, 2) : 0; p > 0; --p) {
-      addNode(problem, "p" + std::to_string(id), 0, uniform(0, 12), {id});
+      addNamedNode(problem, "p" + std::to_string(id), 0, uniform(0, 12), {id});
       problem.nodes.back().primary = id;
       problem.nodes.back().recomputable = recomputable;
       problem.nodes.back().isOutput = uniform(0, 7) == 0;
@@ -338,7 +338,7 @@ Problem randomProblem(std::mt19937 &rng, int groups) {
 /// A random forward/backward graph: `layers` forward nodes, then one
 /// backward node per layer reading the previous gradient and its activation.
 Problem randomTrainingGraph(std::mt19937 &rng, int layers) {
-  Problem problem = randomProblem(rng, 1);
+  Problem problem = randomStagedProblem(rng, 1);
   problem.nodes.resize(1);
   problem.nodes[0].isOutput = false;
   for (int i = 1; i < layers; ++i) {
@@ -347,7 +347,7 @@ Problem randomTrainingGraph(std::mt19937 &rng, int layers) {
     // and the random problems must not depend on the compiler.
     auto bytes = 1 + rng() % 12;
     auto cost = 1 + rng() % 3;
-    addNode(problem, "f" + std::to_string(i), cost, bytes, {i - 1});
+    addNamedNode(problem, "f" + std::to_string(i), cost, bytes, {i - 1});
   }
   for (int i = layers - 1; i >= 0; --i) {
     int32_t last = static_cast<int32_t>(problem.nodes.size()) - 1;
@@ -356,7 +356,7 @@ Problem randomTrainingGraph(std::mt19937 &rng, int layers) {
       deps.push_back(last);
     auto bytes = 1 + rng() % 12;
     auto cost = 1 + rng() % 3;
-    addNode(problem, "g" + std::to_string(i), cost, bytes, deps);
+    addNamedNode(problem, "g" + std::to_string(i), cost, bytes, deps);
     problem.nodes.back().recomputable = rng() % 4 != 0;
   }
   problem.nodes.back().isOutput = true;
@@ -389,7 +389,7 @@ TEST(ExactSolvers, CoarseQuantaAgreeWithExactSizes) {
   std::mt19937 rng(seed);
   int optimal = 0, infeasible = 0, neither = 0;
   for (int trial = 0; trial < 150; ++trial) {
-    Problem problem = randomProblem(rng, 2 + static_cast<int>(rng() % 5));
+    Problem problem = randomStagedProblem(rng, 2 + static_cast<int>(rng() % 5));
     for (Node &node : problem.nodes) {
       node.bytes = node.bytes * 1000 + static_cast<int64_t>(rng() % 997);
       node.workspace *= 1000;
@@ -436,7 +436,7 @@ TEST(ExactSolvers, RandomDagsAgree) {
   double milpSeconds = 0, exhaustiveSeconds = 0;
   for (int trial = 0; trial < 400; ++trial) {
     Problem problem =
-        trial % 2 ? randomProblem(rng, 2 + static_cast<int>(rng() % 5))
+        trial % 2 ? randomStagedProblem(rng, 2 + static_cast<int>(rng() % 5))
                   : randomTrainingGraph(rng, 2 + static_cast<int>(rng() % 2));
     ASSERT_FALSE(problem.validate()) << *problem.validate();
     int64_t budget = randomBudget(rng, problem);
@@ -478,7 +478,7 @@ TEST(ExactSolvers, EnforcedTimeLimitGivesTheSameAnswers) {
   std::mt19937 rng(20261201);
   for (int trial = 0; trial < 40; ++trial) {
     Problem problem =
-        trial % 2 ? randomProblem(rng, 2 + static_cast<int>(rng() % 5))
+        trial % 2 ? randomStagedProblem(rng, 2 + static_cast<int>(rng() % 5))
                   : randomTrainingGraph(rng, 2 + static_cast<int>(rng() % 2));
     int64_t budget = randomBudget(rng, problem);
     MilpOptions isolated;
@@ -562,13 +562,13 @@ TEST(ExactSolvers, DISABLED_MilpScaling) {
   for (int layers = 4; layers <= 40; layers += 2) {
     Problem problem;
     for (int i = 0; i < layers; ++i)
-      addNode(problem, "f" + std::to_string(i), 1, 10,
+      addNamedNode(problem, "f" + std::to_string(i), 1, 10,
               i ? std::vector<int32_t>{i - 1} : std::vector<int32_t>{});
     for (int i = layers - 1; i >= 0; --i) {
       std::vector<int32_t> deps = {i};
       if (i != layers - 1)
         deps.push_back(static_cast<int32_t>(problem.nodes.size()) - 1);
-      addNode(problem, "g" + std::to_string(i), 2, 10, deps);
+      addNamedNode(problem, "g" + std::to_string(i), 2, 10, deps);
     }
     problem.nodes.back().isOutput = true;
     int64_t peak =

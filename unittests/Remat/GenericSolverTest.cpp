@@ -52,10 +52,6 @@ Problem randomGenericDag(std::mt19937 &rng, int n) {
   return problem;
 }
 
-int64_t noRecomputePeak(const Problem &problem) {
-  return evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
-}
-
 /// Checks a generic result: valid, within the budget, its reported figures
 /// are the evaluator's, and it costs at least the proven bound.
 void expectSound(const Problem &problem, int64_t budget,

@@ -21,7 +21,7 @@ namespace {
 
 /// A random problem of `n` nodes: each reads up to three earlier nodes,
 /// some are not recomputable, some have workspace; the sinks are outputs.
-Problem randomProblem(std::mt19937 &rng, int n) {
+Problem randomBoundProblem(std::mt19937 &rng, int n) {
   Problem problem;
   problem.fixedBytes = rng() % 3 == 0 ? static_cast<int64_t>(rng() % 8) : 0;
   for (int i = 0; i < n; ++i) {
@@ -74,7 +74,7 @@ TEST(LookBackFloor, NeverAboveTheSmallestPeakOfAnySchedule) {
   std::mt19937 rng(97);
   int higher = 0, exact = 0;
   for (int trial = 0; trial < 2000; ++trial) {
-    Problem problem = randomProblem(rng, 2 + trial % 11);
+    Problem problem = randomBoundProblem(rng, 2 + trial % 11);
     int64_t truth = smallestPeakOfAnySchedule(problem);
     ASSERT_NE(truth, std::numeric_limits<int64_t>::max());
     SCOPED_TRACE(describe(problem, truth));

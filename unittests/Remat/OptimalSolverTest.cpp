@@ -55,10 +55,6 @@ Problem randomChain(std::mt19937 &rng, int layers,
   return problem;
 }
 
-int64_t noRecomputePeak(const Problem &problem) {
-  return evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
-}
-
 /// Compares the scalable engines with the MILP on random chains: on every
 /// MILP-proven instance the scalable engines together (`optimal` without the
 /// exact engines) and `optimal` itself must be as cheap; returns the fraction

@@ -26,7 +26,6 @@
 
 namespace mlir::ckpt::remat::testing {
 
-/// The budget and every node of `problem`, one per line.
 /// Appends a node named `n<index>` to `problem`; returns its index.
 inline int32_t addNode(Problem &problem, double cost, int64_t bytes,
                        std::vector<int32_t> deps, bool recomputable = true) {
@@ -40,6 +39,12 @@ inline int32_t addNode(Problem &problem, double cost, int64_t bytes,
   return static_cast<int32_t>(problem.nodes.size()) - 1;
 }
 
+/// The peak of `problem` run in order without recomputation.
+inline int64_t noRecomputePeak(const Problem &problem) {
+  return evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+}
+
+/// The budget and every node of `problem`, one per line.
 inline std::string describe(const Problem &problem, int64_t budget) {
   std::ostringstream os;
   os << "budget " << budget << ", fixed " << problem.fixedBytes << "\n";

@@ -21,8 +21,6 @@ using namespace ckpt::rt::test;
 
 namespace {
 
-constexpr double kFdAtol = 2e-3, kFdRtol = 2e-2;
-
 //===--- Matrix products ---------------------------------------------------===//
 
 /// Naive op(A) x op(B) in double.

@@ -22,8 +22,6 @@ using namespace ckpt::rt::test;
 
 namespace {
 
-constexpr double kFdAtol = 2e-3, kFdRtol = 2e-2;
-
 //===--- Normalization -----------------------------------------------------===//
 
 TEST(NNKernelTest, LayerNormForwardAndGrad) {

@@ -13,6 +13,9 @@
 
 namespace ckpt::rt::test {
 
+/// Tolerances of gradients against central finite differences.
+constexpr double kFdAtol = 2e-3, kFdRtol = 2e-2;
+
 /// An ExecContext for calling kernels directly (kernels only use `seed()`).
 struct TestContext : ExecContext {
   explicit TestContext(uint64_t seed = 0) { baseSeed = seed; }

@@ -2,16 +2,16 @@
 """Plans, emits, compiles and links the CUDA step of corpus graphs (no GPU).
 
 Usage: compile_corpus.py --ckpt-opt BIN --nvcc NVCC --nvcc-flags FLAGS
-           --link-libs LIBS --runner SRC --work DIR [--jobs N]
+           --link-libs LIBS --runner SRC --work DIR [--jobs N] [--step-flags FLAGS]
            --config NAME=PIPELINE [--config ...] GRAPH.json...
 
 For every graph and every configuration (a `ckpt-pipeline{...}` option string):
-runs `ckpt-opt --emit=cuda`, compiles the generated `.cu` with the runner
-(tools/ckpt-run-cuda) into an executable, runs `--describe` (which reads the
-program without touching a device), and checks what it prints against the
-plan JSON the code generator wrote: ops, recomputed ops, segments, device
-arena, planned peak, where the device scratch is, and the argument and result
-counts. Prints one line per graph and configuration and exits 1 if any step
+runs `ckpt-opt --emit=cuda`, compiles the generated `.cu` (with --step-flags
+too), links it with the runner (tools/ckpt-run-cuda) into an executable, runs
+`--describe` (which reads the program without touching a device), and checks
+what it prints against the plan JSON the code generator wrote: ops,
+recomputed ops, segments, device arena, planned peak, where the device
+scratch is, and the argument and result counts. Prints one line per graph and configuration and exits 1 if any step
 fails. Written for Debian's /usr/bin/python3 (standard library only).
 """
 
@@ -76,9 +76,12 @@ def check_step(a, runner, graph, stem, name, options):
     if len(sources) != 1 or len(plans) != 1:
         return f"FAIL {label}: expected one .cu and one .plan.json, got {sorted(os.listdir(out))}"
     exe = os.path.join(out, "run")
-    compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), "-I" + out,
-                    os.path.join(out, sources[0]), runner,
-                    *shlex.split(a.link_libs), "-o", exe])
+    step = os.path.join(out, "step.o")
+    compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), *shlex.split(a.step_flags),
+                    "-I" + out, "-c", os.path.join(out, sources[0]), "-o", step])
+    if compiled.returncode == 0:
+        compiled = run([a.nvcc, *shlex.split(a.nvcc_flags), step, runner,
+                        *shlex.split(a.link_libs), "-o", exe])
     if compiled.returncode != 0:
         return f"FAIL {label}: nvcc exited {compiled.returncode}:\n{compiled.stdout[-3000:]}"
     described = run([exe, "--describe"])
@@ -101,6 +104,9 @@ def main(argv=None):
     ap.add_argument("--nvcc", required=True)
     ap.add_argument("--nvcc-flags", required=True, help="one shell-quoted string")
     ap.add_argument("--link-libs", required=True, help="one shell-quoted string")
+    ap.add_argument("--step-flags", default="",
+                    help="more nvcc flags for the generated step only (one shell-quoted "
+                         "string), e.g. '-x c++' to compile it as the host code it is")
     ap.add_argument("--runner", required=True, help="tools/ckpt-run-cuda/ckpt-run-cuda.cpp")
     ap.add_argument("--work", required=True, help="scratch directory (created)")
     ap.add_argument("--config", action="append", required=True,

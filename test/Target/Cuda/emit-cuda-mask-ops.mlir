@@ -9,8 +9,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %ckpt_opt %s --ckpt-plan-memory --emit=cuda -o %t/step
 // RUN: FileCheck %s --input-file=%t/step/mask_ops.cu
-// RUN: %nvcc %nvcc_flags -I%t/step %t/step/mask_ops.cu %cuda_runner_src \
-// RUN:   %nvcc_link_libs -o %t/run
+// RUN: %nvcc %nvcc_step_flags -I%t/step -c %t/step/mask_ops.cu -o %t/step.o
+// RUN: %nvcc %nvcc_flags %t/step.o %cuda_runner_src %nvcc_link_libs -o %t/run
 // RUN: %t/run --describe | FileCheck %s --check-prefix=DESCRIBE
 
 // CHECK: intAttr("start", 0),

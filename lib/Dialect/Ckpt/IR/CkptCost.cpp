@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptVerification.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -115,10 +116,6 @@ OpCost mlir::ckpt::getElementwiseCost(Operation *op, int64_t flopsPerElement) {
 }
 
 static int64_t numel(Value value) { return getNumElements(value.getType()); }
-
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<ShapedType>(value.getType()).getShape();
-}
 
 /// Product of `shape`'s dimensions.
 static int64_t volume(ArrayRef<int64_t> shape) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptVerification.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -15,10 +16,6 @@
 
 using namespace mlir;
 using namespace mlir::ckpt;
-
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<ShapedType>(value.getType()).getShape();
-}
 
 static Type elementTypeOf(Value value) {
   return cast<ShapedType>(value.getType()).getElementType();

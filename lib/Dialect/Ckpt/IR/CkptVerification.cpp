@@ -54,10 +54,6 @@ bool mlir::ckpt::isBroadcastableTo(ArrayRef<int64_t> from,
   return true;
 }
 
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<ShapedType>(value.getType()).getShape();
-}
-
 LogicalResult mlir::ckpt::verifySameElementType(Operation *op, Value reference,
                                                 ValueRange values) {
   Type expected = getElementTypeOrSelf(reference.getType());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptVerification.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -13,10 +14,6 @@
 
 using namespace mlir;
 using namespace mlir::ckpt;
-
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<ShapedType>(value.getType()).getShape();
-}
 
 /// Verifies the window attributes: positive kernel/stride/dilation and
 /// non-negative padding.

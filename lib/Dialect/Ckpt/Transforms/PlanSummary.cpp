@@ -64,7 +64,7 @@ std::string mlir::ckpt::foldScopes(llvm::ArrayRef<std::string> scopes) {
 
 /// `scope` with each numbered component replaced by `#`: the key under
 /// which repeated blocks fold together.
-static std::string shapeOf(StringRef scope) {
+static std::string foldedScopeKey(StringRef scope) {
   SmallVector<StringRef> parts;
   scope.split(parts, '.');
   std::string key;
@@ -94,7 +94,7 @@ mlir::ckpt::groupRecomputedOps(func::FuncOp func) {
     for (Type type : op->getResultTypes())
       bytes += std::max<int64_t>(0, getTensorBytes(type));
     std::string scope = getModuleScope(op->getLoc());
-    ScopeGroup &group = groups[shapeOf(scope)];
+    ScopeGroup &group = groups[foldedScopeKey(scope)];
     if (!llvm::is_contained(group.scopes, scope))
       group.scopes.push_back(scope);
     group.bytes += bytes;

@@ -10,6 +10,7 @@
 #ifndef CKPT_DIALECT_CKPT_IR_CKPTVERIFICATION_H
 #define CKPT_DIALECT_CKPT_IR_CKPTVERIFICATION_H
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -17,6 +18,11 @@
 #include <optional>
 
 namespace mlir::ckpt {
+
+/// The static shape of a shaped (tensor) value.
+inline ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
 
 /// Returns the numpy broadcast of shapes `a` and `b`, or std::nullopt if they
 /// are incompatible.
