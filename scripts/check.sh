@@ -5,8 +5,8 @@
 # test/sanitizer-covered.txt name the lit tests it leaves to the normal
 # build, and why), then each libFuzzer target of that same build for a fixed
 # number of executions from a fixed seed (or for CKPT_FUZZ_SECONDS seconds
-# each when set; scripts/fuzz.sh), then the normal build and its lit run: the
-# GoogleTest unit tests and every lit test the sanitized run did not run
+# each when set; scripts/fuzz.sh), then the normal build and its lit run:
+# every lit test and GoogleTest case the sanitized run did not run
 # (scripts/ran-under-sanitizers.py reads its results), then the Python
 # exporter's tests (pytest on two workers, Debian's interpreter and torch
 # 1.13, then the pinned PyTorch 2 environment of scripts/install-torch.sh).
@@ -64,16 +64,19 @@ stage fuzz
 bash scripts/build.sh
 stage build
 
-# Every lit test the sanitized run did not run (left out by its lists, or
-# unsupported there: the CUDA tests), and all unit tests again. Without its
-# results (its build failed) everything runs here.
+# Every lit test and unit-test case the sanitized run did not run (left out
+# by its lists, or unsupported there: the CUDA tests). Without its results
+# (its build failed) everything runs here.
 ran=()
+gtest_ran=
 if [ -s "$sanresults" ]; then
   expr=$(/usr/bin/python3 scripts/ran-under-sanitizers.py "$sanresults") || expr=
   [ -n "$expr" ] && ran=(--filter-out "$expr")
+  gtest_ran=$(/usr/bin/python3 scripts/ran-under-sanitizers.py --gtest "$sanresults") || gtest_ran=
 fi
 status=0
-/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "${ran[@]}" build/test 2>&1 | tee "$log" || status=$?
+CKPT_GTEST_FILTER=$gtest_ran /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "${ran[@]}" \
+  build/test 2>&1 | tee "$log" || status=$?
 passed=$(( $(count Passed) + $(count Expectedly) ))
 failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count Unexpectedly) ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
