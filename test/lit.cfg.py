@@ -96,7 +96,7 @@ if config.ckpt_nvcc and os.path.exists(config.ckpt_nvcc) and os.path.exists(cuda
     # host code only, so nvcc hands it to the host compiler with CUDA's
     # include paths; its CUDA front ends (cudafe++, cicc), which find no
     # device code in it, took two thirds of the time (llama.full: 29.9 s
-    # against 9.7 s; docs/codegen.md). compile-half-gpt.test and
+    # against 9.7 s; docs/gpu.md). compile-half-gpt.test and
     # emit-cuda-attention-mask.mlir still compile steps as .cu.
     config.substitutions.append(("%nvcc_step_flags", nvcc_flags + " -x c++"))
     # The same as one shell word each, for drivers that take them as

@@ -11,8 +11,9 @@ config.suffixes = []
 config.test_exec_root = os.path.join(config.ckpt_obj_root, "unittests")
 config.test_source_root = config.test_exec_root
 config.test_format = lit.formats.GoogleTest(".", "Tests")
-# scripts/sanitize.sh leaves a few cases to the normal build's run
-# (test/sanitizer-skip.txt) and names them in CKPT_GTEST_FILTER, a negative
-# GoogleTest filter that each test binary reads from GTEST_FILTER.
+# CKPT_GTEST_FILTER, a GoogleTest filter that each test binary reads from
+# GTEST_FILTER: scripts/sanitize.sh names the cases it leaves to the normal
+# build's run (test/sanitizer-skip.txt), and scripts/check.sh the cases the
+# sanitized run ran, which the normal build's run leaves out.
 if os.environ.get("CKPT_GTEST_FILTER"):
     config.environment["GTEST_FILTER"] = os.environ["CKPT_GTEST_FILTER"]

@@ -11,8 +11,9 @@ too), links it with the runner (tools/ckpt-run-cuda) into an executable, runs
 `--describe` (which reads the program without touching a device), and checks
 what it prints against the plan JSON the code generator wrote: ops,
 recomputed ops, segments, device arena, planned peak, where the device
-scratch is, and the argument and result counts. Prints one line per graph and configuration and exits 1 if any step
-fails. Written for Debian's /usr/bin/python3 (standard library only).
+scratch is, and the argument and result counts. Prints one line per graph
+and configuration and exits 1 if any step fails. Written for Debian's
+/usr/bin/python3 (standard library only).
 """
 
 import argparse
