@@ -108,8 +108,7 @@ TEST(BackwardSearch, InTheProblemOrderNeedsNoReplay) {
 TEST(BackwardSearch, StopsAtTheWorkCap) {
   std::mt19937 rng(5);
   Problem problem = randomSingleSinkDag(rng, 60);
-  int64_t peak =
-      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  int64_t peak = noRecomputePeak(problem);
   BackwardSearchOptions options;
   options.maxWork = 10;
   BackwardSearchResult result = searchBackward(problem, peak, options);

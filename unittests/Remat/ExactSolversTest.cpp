@@ -98,8 +98,7 @@ SolveResult solveBoth(const Problem &problem, int64_t budget, Status status,
 
 TEST(ExactSolvers, UChainNoRecomputationAtNoRecomputePeak) {
   Problem problem = uChain();
-  ASSERT_EQ(evaluateSchedule(problem, Schedule::identity(problem)).peakBytes,
-            40);
+  ASSERT_EQ(noRecomputePeak(problem), 40);
   for (int64_t budget : {40, 41, 1000}) {
     SolveResult result = solveBoth(problem, budget, Status::Optimal, 6);
     EXPECT_EQ(result.schedule.order, Schedule::identity(problem).order);
@@ -169,8 +168,7 @@ TEST(ExactSolvers, Projections) {
   addNamedNode(problem, "g0", 1, 10, {5, 0, 1});
   problem.nodes.back().isOutput = true;
   ASSERT_FALSE(problem.validate());
-  ASSERT_EQ(evaluateSchedule(problem, Schedule::identity(problem)).peakBytes,
-            45);
+  ASSERT_EQ(noRecomputePeak(problem), 45);
   solveBoth(problem, 45, Status::Optimal, 6);
   SolveResult result = solveBoth(problem, 35, Status::Optimal, 7);
   std::vector<int32_t> expected = {0, 1, 2, 3, 4, 5, 0, 1, 6};
@@ -227,9 +225,8 @@ TEST(ExactSolvers, ZeroSizedAndZeroCostNodes) {
   Problem problem = uChain();
   problem.nodes[1].cost = 0;
   problem.nodes[2].bytes = 0;
-  SolveResult result = solveBoth(
-      problem, evaluateSchedule(problem, Schedule::identity(problem)).peakBytes,
-      Status::Optimal, 5);
+  SolveResult result =
+      solveBoth(problem, noRecomputePeak(problem), Status::Optimal, 5);
   // No free but useless recomputations of f1.
   EXPECT_EQ(result.schedule.order, Schedule::identity(problem).order);
   EXPECT_EQ(solveMilp(problem, result.peakBytes, kTimeLimit).schedule.order,
@@ -287,8 +284,7 @@ TEST(ExactSolvers, CoarseQuantaAreProvenByTheRelaxation) {
   MilpOptions options;
   options.timeLimitSeconds = kTimeLimit;
   options.maxExactUnits = 100;
-  int64_t peak =
-      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  int64_t peak = noRecomputePeak(problem);
   SolveResult result = solveMilp(problem, peak, options);
   checkResult(problem, peak, result);
   EXPECT_EQ(result.status, Status::Optimal) << describe(result);
@@ -372,8 +368,7 @@ int64_t randomBudget(std::mt19937 &rng, const Problem &problem) {
       need += problem.nodes[dep].bytes;
     floor = std::max(floor, need);
   }
-  int64_t peak =
-      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  int64_t peak = noRecomputePeak(problem);
   if (peak <= floor)
     return peak - static_cast<int64_t>(rng() % 2);
   // Mostly in the upper part of the range, where schedules exist.
@@ -531,8 +526,7 @@ TEST(ExactSolvers, OverrunIsStopped) {
 TEST(ExactSolvers, TooLargeModelIsNotSolved) {
   std::mt19937 rng(7);
   Problem problem = randomLayeredDag(rng, 12, 4);
-  const int64_t peak =
-      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  const int64_t peak = noRecomputePeak(problem);
   MilpOptions options;
   options.timeLimitSeconds = kTimeLimit;
   SolveResult whole = solveMilp(problem, peak, options);
@@ -571,8 +565,7 @@ TEST(ExactSolvers, DISABLED_MilpScaling) {
       addNamedNode(problem, "g" + std::to_string(i), 2, 10, deps);
     }
     problem.nodes.back().isOutput = true;
-    int64_t peak =
-        evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+    int64_t peak = noRecomputePeak(problem);
     int64_t budget = peak / 2;
     SolveResult result = solveMilp(problem, budget, 10.0);
     std::printf("%d nodes, budget %lld of %lld: %s (%.2f s)\n",

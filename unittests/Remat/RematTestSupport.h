@@ -205,8 +205,7 @@ inline Problem randomLayeredDag(std::mt19937 &rng, int layers, int width) {
 /// of it.
 inline int64_t randomBudgetBelowPeak(std::mt19937 &rng,
                                      const Problem &problem) {
-  int64_t peak =
-      evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
+  int64_t peak = noRecomputePeak(problem);
   return peak - static_cast<int64_t>(rng() % (peak / 2 + 1));
 }
 
