@@ -2,7 +2,7 @@
 # README command 2: install what is missing, build everything, and run every
 # test, each once: first the unit and lit tests in one clang build with
 # ASan+UBSan (scripts/sanitize.sh; test/sanitizer-skip.txt and
-# test/sanitizer-covered.txt name the lit tests it leaves to the normal
+# test/sanitizer-covered.txt name the tests it leaves to the normal
 # build, and why), then each libFuzzer target of that same build for a fixed
 # number of executions from a fixed seed (or for CKPT_FUZZ_SECONDS seconds
 # each when set; scripts/fuzz.sh), then the normal build and its lit run:

@@ -3,10 +3,10 @@
 # -fsanitize=address,undefined -fno-sanitize-recover=all, shared with the
 # fuzz targets) and runs the unit tests and the lit tests under it, except
 # those listed in test/sanitizer-skip.txt, each with the reason the normal
-# build's run (scripts/check.sh runs it after this one, on every lit test
-# this run did not run) is where it belongs, and the lit tests of
-# test/sanitizer-covered.txt, whose every source line the kept tests reach
-# (scripts/select-sanitizer-tests.py measures it). Any
+# build's run (scripts/check.sh runs it after this one, on every test this
+# run did not run) is where it belongs, and the unit-test cases and lit
+# tests of test/sanitizer-covered.txt, whose every source line the kept
+# tests reach (scripts/select-sanitizer-tests.py measures it). Any
 # sanitizer report fails the run, including one from a command a test
 # expects to fail (`not ckpt-opt`): reports go to files under
 # build-sanitize/sanitizer-logs/, which must stay empty.
@@ -50,8 +50,8 @@ if [ -x /usr/lib/llvm-19/bin/llvm-symbolizer ]; then
 fi
 
 # Left to the normal build's run: test/sanitizer-skip.txt (by hand, each with
-# its reason) and test/sanitizer-covered.txt (lit tests whose every source
-# line the kept tests reach; written by scripts/select-sanitizer-tests.py).
+# its reason) and test/sanitizer-covered.txt (tests whose every source line
+# the kept tests reach; written by scripts/select-sanitizer-tests.py).
 # Entries: `lit <path under test/>` or `gtest <Suite.Test>`, then
 # `-- <reason>`. Lit tests become one --filter-out expression; GoogleTest
 # cases a negative GTEST_FILTER (test/Unit/lit.cfg.py passes it on).

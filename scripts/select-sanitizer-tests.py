@@ -1,33 +1,34 @@
 #!/usr/bin/env python3
-"""Chooses the lit tests the sanitized run needs: those that reach code no
+"""Chooses the tests the sanitized run needs: those that reach code no
 cheaper test of that run reaches.
 
 Usage: scripts/select-sanitizer-tests.py [--build DIR] [--jobs N] [--work DIR]
-                                         [--output FILE]
+                                         [--times RESULTS.json] [--output FILE]
 
 In the coverage build (scripts/coverage-build.sh: clang 14, -O0, LLVM's
 source-based coverage) it runs, as the sanitized run would (lit
-`--param as-sanitizer-run=1`, the tests of test/sanitizer-skip.txt left out):
-
-  * the GoogleTest unit tests, all of them together (the sanitized run always
-    runs every unit test it does not skip);
-  * each lit file test on its own, with one raw profile per process.
-
-It reads the source lines each one executes (llvm-cov export, the project's
-own written files only: lib/, include/, tools/, runtime/; not the code
-mlir-tblgen generates into the build directory), then picks lit tests
-greedily, most newly covered lines per second of its own run first, until the unit tests and the picked tests cover
-every line that the unit tests and all candidates cover together; a last pass
-drops any picked test whose lines the others cover. What is left out is
-written to FILE (default test/sanitizer-covered.txt), one
-`lit <path> -- <why>` line per test, which scripts/sanitize.sh leaves to the
-normal build's run (every test runs there first; scripts/check.sh).
+`--param as-sanitizer-run=1`, the tests of test/sanitizer-skip.txt left out),
+each test on its own with one raw profile per process: every GoogleTest case
+of the unit-test binaries and every lit file test. It reads the source lines
+each one executes (llvm-cov export, the project's own written files only:
+lib/, include/, tools/, runtime/; not the tests' own sources, not the code
+mlir-tblgen generates into the build directory), then picks tests greedily,
+most newly covered lines per second first, until the picked tests cover every
+line that all of them cover together; a last pass drops any picked test whose
+lines the others cover. A test's seconds are its time in the sanitized run,
+read from lit's JSON results of one (`--times`: scripts/sanitize.sh with
+CKPT_SANITIZE_RESULTS set), or, for a test those results lack, its time here.
+What is left out is written to FILE (default test/sanitizer-covered.txt), one
+`lit <path> -- <why>` or `gtest <Suite.Case> -- <why>` line per test, which
+scripts/sanitize.sh leaves to the normal build's run (scripts/check.sh runs
+there every test the sanitized run did not).
 
 Coverage is of lines, not of values: a left-out test may feed other data
-through the same lines. That is the trade: the normal run keeps it, and the
+through the same lines (a property test's thousand random instances, where a
+kept test runs ten). That is the trade: the normal run keeps it, and the
 sanitizers see every line the whole suite reaches. Rerun this after changing
-tests or adding code (about 10 minutes on 2 cores: 3 for the coverage
-build, 7 for the tests at -O0). Needs llvm-profdata-14 and llvm-cov-14
+tests or adding code (about 15 minutes on 2 cores: the coverage build, then
+the tests one by one at -O0). Needs llvm-profdata-14 and llvm-cov-14
 (Debian's llvm-14, not installed for CI: `apt-get install llvm-14`).
 Written for Debian's /usr/bin/python3 (standard library only).
 """
@@ -129,22 +130,80 @@ def covered_lines(profile_dir, objects):
     return lines
 
 
-def select(base, coverage, seconds):
+def gtest_cases(binaries, skipped, scratch):
+    """(binary, "Suite.Case") of every GoogleTest case, minus the skipped."""
+    # Listing runs instrumented binaries: their profiles go to the scratch
+    # directory, not the working directory.
+    env = dict(os.environ, LLVM_PROFILE_FILE=os.path.join(scratch, "%p.profraw"))
+    cases = []
+    for binary in binaries:
+        out = subprocess.run([binary, "--gtest_list_tests"], capture_output=True, text=True,
+                             check=True, env=env).stdout
+        suite = ""
+        for line in out.splitlines():
+            if not line.startswith(" "):
+                suite = line.split()[0] if line.strip() else ""
+            elif suite:
+                name = suite + line.split()[0]
+                if name not in skipped:
+                    cases.append((binary, name))
+    return cases
+
+
+def sanitized_seconds(path):
+    """{test: seconds} from lit's JSON results of a sanitized run: lit tests by
+    path, GoogleTest cases as "gtest:Suite.Case"."""
+    with open(path) as f:
+        tests = json.load(f)["tests"]
+    seconds = {}
+    for t in tests:
+        name, elapsed = t["name"], t.get("elapsed")
+        if elapsed is None or t["code"] in ("UNSUPPORTED", "SKIPPED", "EXCLUDED"):
+            continue
+        if name.startswith("CKPT :: "):
+            seconds[name.split(" :: ", 1)[1]] = elapsed
+        elif name.startswith("CKPT-Unit :: ") and not name.split("/")[-1].isdigit():
+            seconds["gtest:" + ".".join(name.split("/")[-2:])] = elapsed
+    return seconds
+
+
+def select(coverage, seconds):
     """Greedy weighted set cover of the lines, then a reverse-delete pass.
-    Returns the picked tests in the order picked."""
-    universe = set(base).union(*coverage.values()) if coverage else set(base)
-    covered, picked = set(base), []
+    Returns the picked tests in the order picked, and every line."""
+    universe = set().union(*coverage.values()) if coverage else set()
+    covered, picked = set(), []
+    gain = {t: len(coverage[t]) for t in coverage}
     while covered != universe:
-        best = max(sorted(coverage), key=lambda t: len(coverage[t] - covered) / max(seconds[t], 0.05))
-        if not coverage[best] - covered:
+        # Lazy greedy: a test's gain only shrinks, so its last computed value
+        # bounds it; recompute only the best until it stays best.
+        while True:
+            best = max(sorted(gain), key=lambda t: gain[t] / max(seconds[t], 0.05))
+            fresh = len(coverage[best] - covered)
+            if fresh == gain[best]:
+                break
+            gain[best] = fresh
+        if not fresh:
             break
         picked.append(best)
         covered |= coverage[best]
-    for t in sorted(picked, key=lambda t: -seconds[t]):
-        rest = set(base).union(*(coverage[o] for o in picked if o != t))
-        if coverage[t] <= rest:
+        del gain[best]
+    # Reverse delete, most expensive first: a test goes when every line it
+    # reaches is reached by another picked test.
+    count = {}
+    for t in picked:
+        for line in coverage[t]:
+            count[line] = count.get(line, 0) + 1
+    for t in sorted(picked, key=lambda t: (-seconds[t], t)):
+        if all(count[line] > 1 for line in coverage[t]):
             picked.remove(t)
+            for line in coverage[t]:
+                count[line] -= 1
     return picked, universe
+
+
+def label(test):
+    """`lit <path>` or `gtest <Suite.Case>`: a line of the output's kind."""
+    return "gtest " + test[len("gtest:"):] if test.startswith("gtest:") else "lit " + test
 
 
 def main(argv=None):
@@ -152,6 +211,8 @@ def main(argv=None):
     ap.add_argument("--build", default=os.path.join(ROOT, "build-coverage"))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("CKPT_JOBS", "2")))
     ap.add_argument("--work", default=None, help="profiles (default <build>/test-coverage)")
+    ap.add_argument("--times", default=None,
+                    help="lit's JSON results of a sanitized run: each test's cost")
     ap.add_argument("--output", default=os.path.join(ROOT, "test", "sanitizer-covered.txt"))
     a = ap.parse_args(argv)
     build = os.path.abspath(a.build)
@@ -161,34 +222,37 @@ def main(argv=None):
             sys.exit(f"select-sanitizer-tests: {tool} not found (Debian's llvm-14)")
     if not os.path.exists(os.path.join(build, "bin", "ckpt-opt")):
         sys.exit(f"select-sanitizer-tests: no {build}/bin/ckpt-opt: run scripts/coverage-build.sh")
+    try:
+        measured = sanitized_seconds(a.times) if a.times else {}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"select-sanitizer-tests: {a.times}: not lit's JSON results: {e!r}")
 
     skip = read_entries(os.path.join(ROOT, "test", "sanitizer-skip.txt"))
     lit_skip = {name for kind, name in skip if kind == "lit"}
-    gtest_skip = [name for kind, name in skip if kind == "gtest"]
-    unit_env = {"CKPT_GTEST_FILTER": "-" + ":".join(gtest_skip)} if gtest_skip else {}
+    gtest_skip = {name for kind, name in skip if kind == "gtest"}
     tools = [os.path.join(build, "bin", t) for t in ("ckpt-opt", "ckpt-run")]
-
-    # The unit tests: every GoogleTest binary, the skipped cases filtered out.
     unit_bins = sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(build, "unittests"))
                        for f in fs if f.endswith("Tests") and os.access(os.path.join(d, f), os.X_OK))
-    status, secs, out = run_profiled(
-        lit_command(["-q", "-j", str(a.jobs), os.path.join(build, "test", "Unit")]),
-        os.path.join(work, "unit"), unit_env)
-    if status != 0:
-        sys.exit(f"select-sanitizer-tests: the unit tests failed in the coverage build:\n{out[-3000:]}")
-    base = covered_lines(os.path.join(work, "unit"), unit_bins + tools)
-    print(f"unit tests: {len(base)} lines in {secs:.0f} s", flush=True)
-
-    tests = candidates(build, lit_skip, os.path.join(work, "discovery"))
 
     def one(test):
-        d = os.path.join(work, "lit", test.replace("/", "__"))
-        status, secs, out = run_profiled(
-            lit_command(["-q", os.path.join(build, "test", test)]), d)
+        """(test, lines or None on failure, seconds, output)"""
+        d = os.path.join(work, "runs", test.replace("/", "__").replace(":", "_"))
+        if test.startswith("gtest:"):
+            binary, case = cases[test]
+            status, secs, out = run_profiled([binary, f"--gtest_filter={case}"], d,
+                                             {"GTEST_COLOR": "no"})
+            objects = [binary]
+        else:
+            status, secs, out = run_profiled(lit_command(["-q", os.path.join(build, "test", test)]), d)
+            objects = tools
         if status != 0:
             return test, None, secs, out
-        return test, covered_lines(d, tools), secs, out
+        return test, covered_lines(d, objects), secs, out
 
+    discovery = os.path.join(work, "discovery")
+    cases = {"gtest:" + name: (binary, name)
+             for binary, name in gtest_cases(unit_bins, gtest_skip, discovery)}
+    tests = sorted(cases) + candidates(build, lit_skip, discovery)
     coverage, seconds, failed = {}, {}, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         for test, lines, secs, out in pool.map(one, tests):
@@ -197,46 +261,51 @@ def main(argv=None):
                 continue
             if not lines:
                 continue  # unsupported here, so in the sanitized run too (or runs no tool of ours)
-            coverage[test], seconds[test] = lines, secs
-            print(f"{test}: {len(lines)} lines in {secs:.1f} s", flush=True)
+            coverage[test], seconds[test] = lines, measured.get(test, secs)
+            print(f"{label(test)}: {len(lines)} lines, {seconds[test]:.1f} s"
+                  + (" sanitized" if test in measured else " here"), flush=True)
     if failed:
         for test, out in failed:
-            print(f"FAIL {test}:\n{out[-2000:]}", file=sys.stderr)
+            print(f"FAIL {label(test)}:\n{out[-2000:]}", file=sys.stderr)
         sys.exit(f"select-sanitizer-tests: {len(failed)} test(s) failed in the coverage build")
 
-    picked, universe = select(base, coverage, seconds)
+    picked, universe = select(coverage, seconds)
     # The measurements, for a closer look (which lines, which test).
     with open(os.path.join(work, "coverage.json"), "w") as f:
-        json.dump({"unit": sorted(base), "seconds": seconds,
-                   "lit": {t: sorted(coverage[t]) for t in sorted(coverage)}}, f)
-    # What each kept test alone reaches (no other test, unit or lit): where a
-    # cheaper test could take over from an expensive one.
-    for t in sorted(picked, key=lambda t: -seconds[t]):
-        others = set(base).union(*(coverage[o] for o in coverage if o != t))
-        only = sorted(coverage[t] - others)
+        json.dump({"seconds": seconds, "tests": {t: sorted(coverage[t]) for t in sorted(coverage)}}, f)
+    # What each kept test alone reaches (no other test): where a cheaper test
+    # could take over from an expensive one.
+    reached_by = {}
+    for t in coverage:
+        for line in coverage[t]:
+            reached_by[line] = reached_by.get(line, 0) + 1
+    for t in sorted(picked, key=lambda t: (-seconds[t], t)):
+        only = sorted(line for line in coverage[t] if reached_by[line] == 1)
         files = sorted({src for src, _ in only})
-        print(f"kept {t} ({seconds[t]:.1f} s): {len(only)} lines no other test reaches, in "
-              + ", ".join(files[:6]) + (" ..." if len(files) > 6 else ""))
-    left = sorted(set(coverage) - set(picked))
+        print(f"kept {label(t)} ({seconds[t]:.1f} s): {len(only)} lines no other test reaches"
+              + (", in " + ", ".join(files[:6]) + (" ..." if len(files) > 6 else "") if files else ""))
+    left = sorted(set(coverage) - set(picked), key=lambda t: (not t.startswith("gtest:"), t))
     day = time.strftime("%Y-%m-%d", time.gmtime())
     total = sum(seconds.values())
     kept = sum(seconds[t] for t in picked)
+    source = "in the sanitized run" if measured else "at -O0 with coverage"
     header = [
         "# Generated by scripts/select-sanitizer-tests.py (do not edit; rerun it after",
-        "# changing tests or code). Lit tests the sanitized run (scripts/sanitize.sh)",
-        "# leaves to the normal build's run (scripts/check.sh): the unit tests and",
-        "# the lit tests it keeps execute every source line these do.",
+        "# changing tests or code). Tests the sanitized run (scripts/sanitize.sh)",
+        "# leaves to the normal build's run (scripts/check.sh): the tests it keeps",
+        "# execute every source line these do.",
         f"# Measured {day} in the coverage build: {len(universe)} lines reached by",
-        f"# the unit tests ({len(base)}) and {len(coverage)} lit tests ({total:.0f} s);",
-        f"# {len(picked)} lit tests ({kept:.0f} s) reach them all.",
+        f"# {len(coverage)} tests ({total:.0f} s {source});",
+        f"# {len(picked)} tests ({kept:.0f} s) reach them all.",
     ]
-    body = [f"lit {t} -- its {len(coverage[t])} lines are reached by the kept tests "
-            f"({seconds[t]:.1f} s at -O0 with coverage)" for t in left]
+    body = [f"{label(t)} -- its {len(coverage[t])} lines are reached by the kept tests "
+            f"({seconds[t]:.1f} s {'in the sanitized run' if t in measured else 'at -O0 with coverage'})"
+            for t in left]
     tmp = a.output + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(header + body) + "\n")
     os.replace(tmp, a.output)
-    print(f"{len(universe)} lines; kept {len(picked)} of {len(coverage)} lit tests "
+    print(f"{len(universe)} lines; kept {len(picked)} of {len(coverage)} tests "
           f"({kept:.0f} of {total:.0f} s); wrote {a.output}")
     return 0
 

@@ -9,7 +9,8 @@
 // only the no-recompute plan fits.
 // RUN: ckpt-opt %s --ckpt-pareto="points=3 budget-scope=activations objective=flops output=%t.json" -o /dev/null | FileCheck %s --check-prefix=ACT
 // RUN: FileCheck %s --check-prefix=ACT-JSON < %t.json
-// RUN: ckpt-opt %s --ckpt-pareto="points=3 objective=flops" -o /dev/null | FileCheck %s --check-prefix=STEP
+// RUN: ckpt-opt %s --ckpt-pareto="points=3 objective=flops output=%t.csv" -o /dev/null | FileCheck %s --check-prefix=STEP
+// RUN: FileCheck %s --check-prefix=STEP-CSV < %t.csv
 
 // ACT-LABEL: == ckpt pareto: @deep_chain_large_gradients (budget scope activations)
 // ACT-NEXT: no-recompute peak 172 B, memory floor 72 B
@@ -26,6 +27,13 @@
 // STEP: 1.03 KiB     1.000x    1.03 KiB     0.00%
 // STEP-NEXT: {{.*}} no plan
 // STEP-NEXT: 1.02 KiB     0.996x    -            -          infeasible  no plan
+// The same as CSV: a row per budget; where no plan fits, no peak, overhead
+// or engine, and "inf" for the bound (none can).
+// STEP-CSV: function,budget_bytes,budget_fraction,plan_peak_bytes,overhead,lower_bound_overhead,engine
+// STEP-CSV-NEXT: deep_chain_large_gradients,1052,1.000000,1052,0.000000e+00,0.000000e+00,{{[a-z-]+$}}
+// STEP-CSV-NEXT: deep_chain_large_gradients,1050,0.998099,,,inf,{{$}}
+// STEP-CSV-NEXT: deep_chain_large_gradients,1048,0.996198,,,inf,{{$}}
+// STEP-CSV-NOT: {{.}}
 
 func.func @deep_chain_large_gradients(
     %w1: tensor<256xi1> {ckpt.role = #ckpt.role<param>},

@@ -135,9 +135,7 @@ TEST(GenericSolver, RandomDagsAgainstExhaustive) {
   double worstRatio = 1;
   for (int trial = 0; trial < 400; ++trial) {
     Problem problem = randomGenericDag(rng, 3 + trial % 4);
-    int64_t peak = noRecomputePeak(problem);
-    MemoryFloor floor = computeMemoryFloor(problem);
-    int64_t budget = floor.bytes + (peak - floor.bytes) * (rng() % 101) / 100;
+    int64_t budget = randomBudgetAboveFloor(rng, problem);
     SolveResult exact = solveExhaustive(problem, budget);
     SolveResult generic = solveGeneric(problem, budget);
     SCOPED_TRACE(describe(problem, budget) + "exhaustive: " + describe(exact) +
@@ -187,6 +185,44 @@ TEST(GenericSolver, RandomDagsAgainstExhaustive) {
   EXPECT_GE(compared, feasible * 95 / 100);
   EXPECT_GE(equal, compared * 90 / 100);
   EXPECT_GT(solved, 0);
+}
+
+// `optimal` on a tiny problem where the generic engine's eviction plan,
+// outside the stage space, fits where the stage space has no plan or costs
+// less than its optimum: `optimal` returns that plan, named "generic", with
+// its bound no higher than its cost. The first such instance of the seed
+// above (RandomDagsAgainstExhaustive counts them all).
+TEST(Optimal, TakesTheGenericPlanBeyondTheStageSpace) {
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 400; ++trial) {
+    Problem problem = randomGenericDag(rng, 3 + trial % 4);
+    int64_t budget = randomBudgetAboveFloor(rng, problem);
+    SolveResult exact = solveExhaustive(problem, budget);
+    if (exact.status == Status::Unknown)
+      continue;
+    SolveResult generic = solveGeneric(problem, budget);
+    if (!generic.hasSchedule() ||
+        (exact.hasSchedule() && generic.cost >= exact.cost - 1e-9))
+      continue;
+    SolveResult best = solveOptimal(problem, budget, OptimalOptions());
+    SCOPED_TRACE(describe(problem, budget) + "exhaustive: " + describe(exact) +
+                 "\ngeneric: " + describe(generic) + "\noptimal: " +
+                 describe(best));
+    EXPECT_EQ(best.engine, "generic");
+    EXPECT_NEAR(best.cost, generic.cost, 1e-9);
+    EXPECT_LE(best.lowerBound, best.cost + 1e-9);
+    expectSound(problem, budget, best);
+    if (exact.hasSchedule())
+      std::printf("trial %d: the generic engine's plan costs %g, the stage "
+                  "space's optimum %g\n",
+                  trial, generic.cost, exact.cost);
+    else
+      std::printf("trial %d: the generic engine's plan costs %g; the stage "
+                  "space has none within the budget\n",
+                  trial, generic.cost);
+    return;
+  }
+  ADD_FAILURE() << "no instance where the generic engine beats the stage space";
 }
 
 // Larger random DAGs: sound at every budget down to near the floor, zero
@@ -240,9 +276,7 @@ TEST(GenericSolver, WithinOnePercentOfProvenMilp) {
   double worst = 1;
   for (int trial = 0; trial < 30; ++trial) {
     Problem problem = randomGenericDag(rng, 8 + trial % 4);
-    int64_t peak = noRecomputePeak(problem);
-    MemoryFloor floor = computeMemoryFloor(problem);
-    int64_t budget = floor.bytes + (peak - floor.bytes) * (rng() % 101) / 100;
+    int64_t budget = randomBudgetAboveFloor(rng, problem);
     SolveResult milp = solveMilp(problem, budget, 10.0);
     if (milp.status != Status::Optimal)
       continue;

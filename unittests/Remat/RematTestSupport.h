@@ -44,6 +44,15 @@ inline int64_t noRecomputePeak(const Problem &problem) {
   return evaluateSchedule(problem, Schedule::identity(problem)).peakBytes;
 }
 
+/// A random budget from the memory floor of `problem` (0%) to its
+/// no-recompute peak (100%), in whole percent: one draw of `rng`.
+inline int64_t randomBudgetAboveFloor(std::mt19937 &rng,
+                                      const Problem &problem) {
+  int64_t peak = noRecomputePeak(problem);
+  MemoryFloor floor = computeMemoryFloor(problem);
+  return floor.bytes + (peak - floor.bytes) * (rng() % 101) / 100;
+}
+
 /// The budget and every node of `problem`, one per line.
 inline std::string describe(const Problem &problem, int64_t budget) {
   std::ostringstream os;
