@@ -3,7 +3,9 @@
 cheaper test of that run reaches.
 
 Usage: scripts/select-sanitizer-tests.py [--build DIR] [--jobs N] [--work DIR]
-                                         [--times RESULTS.json] [--output FILE]
+                                         [--times RESULTS.json]...
+                                         [--normal-times RESULTS.json]...
+                                         [--output FILE]
 
 In the coverage build (scripts/coverage-build.sh: clang 14, -O0, LLVM's
 source-based coverage) it runs, as the sanitized run would (lit
@@ -13,11 +15,20 @@ of the unit-test binaries and every lit file test. It reads the source lines
 each one executes (llvm-cov export, the project's own written files only:
 lib/, include/, tools/, runtime/; not the tests' own sources, not the code
 mlir-tblgen generates into the build directory), then picks tests greedily,
-most newly covered lines per second first, until the picked tests cover every
-line that all of them cover together; a last pass drops any picked test whose
-lines the others cover. A test's seconds are its time in the sanitized run,
-read from lit's JSON results of one (`--times`: scripts/sanitize.sh with
-CKPT_SANITIZE_RESULTS set), or, for a test those results lack, its time here.
+most newly covered lines per second of cost first, until the picked tests
+cover every line that all of them cover together; a last pass drops any
+picked test whose lines the others cover, costliest first.
+
+A test's cost is what keeping it adds to CI: every test runs once, in the
+sanitized run or else in the normal build's, so keeping one costs its time
+under the sanitizers less its time in the normal build (an end-to-end test
+whose time is the host compiler's costs about nothing; a solver property
+test ten times its normal time). The times come from lit's JSON results
+(`lit -o FILE`): `--times` of sanitized runs (scripts/sanitize.sh with
+CKPT_SANITIZE_RESULTS set), `--normal-times` of normal-build runs; each may
+be given more than once, a later file's time of a test replacing an earlier
+one's. A test without a sanitized time costs its time here; one without a
+normal time, its whole sanitized time.
 What is left out is written to FILE (default test/sanitizer-covered.txt), one
 `lit <path> -- <why>` or `gtest <Suite.Case> -- <why>` line per test, which
 scripts/sanitize.sh leaves to the normal build's run (scripts/check.sh runs
@@ -150,9 +161,9 @@ def gtest_cases(binaries, skipped, scratch):
     return cases
 
 
-def sanitized_seconds(path):
-    """{test: seconds} from lit's JSON results of a sanitized run: lit tests by
-    path, GoogleTest cases as "gtest:Suite.Case"."""
+def lit_seconds(path):
+    """{test: seconds} from lit's JSON results: lit tests by path, GoogleTest
+    cases as "gtest:Suite.Case"."""
     with open(path) as f:
         tests = json.load(f)["tests"]
     seconds = {}
@@ -165,6 +176,18 @@ def sanitized_seconds(path):
         elif name.startswith("CKPT-Unit :: ") and not name.split("/")[-1].isdigit():
             seconds["gtest:" + ".".join(name.split("/")[-2:])] = elapsed
     return seconds
+
+
+def keep_cost(test, here, sanitized, normal):
+    """(seconds that keeping `test` in the sanitized run adds to CI, how they
+    were measured): its sanitized time less its normal time, or what is
+    known; `here` is its time in the coverage build."""
+    if test not in sanitized:
+        return here, f"{here:.1f} s at -O0 with coverage"
+    if test not in normal:
+        return sanitized[test], f"{sanitized[test]:.1f} s in the sanitized run"
+    return (max(sanitized[test] - normal[test], 0.0),
+            f"{sanitized[test]:.1f} s in the sanitized run, {normal[test]:.1f} s in the normal one")
 
 
 def select(coverage, seconds):
@@ -211,8 +234,10 @@ def main(argv=None):
     ap.add_argument("--build", default=os.path.join(ROOT, "build-coverage"))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("CKPT_JOBS", "2")))
     ap.add_argument("--work", default=None, help="profiles (default <build>/test-coverage)")
-    ap.add_argument("--times", default=None,
-                    help="lit's JSON results of a sanitized run: each test's cost")
+    ap.add_argument("--times", action="append", default=[],
+                    help="lit's JSON results of a sanitized run (repeatable)")
+    ap.add_argument("--normal-times", action="append", default=[],
+                    help="lit's JSON results of a normal-build run (repeatable)")
     ap.add_argument("--output", default=os.path.join(ROOT, "test", "sanitizer-covered.txt"))
     a = ap.parse_args(argv)
     build = os.path.abspath(a.build)
@@ -222,10 +247,14 @@ def main(argv=None):
             sys.exit(f"select-sanitizer-tests: {tool} not found (Debian's llvm-14)")
     if not os.path.exists(os.path.join(build, "bin", "ckpt-opt")):
         sys.exit(f"select-sanitizer-tests: no {build}/bin/ckpt-opt: run scripts/coverage-build.sh")
-    try:
-        measured = sanitized_seconds(a.times) if a.times else {}
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"select-sanitizer-tests: {a.times}: not lit's JSON results: {e!r}")
+    sanitized, normal = {}, {}
+    for paths, times in ((a.times, sanitized), (a.normal_times, normal)):
+        for path in paths:
+            try:
+                times.update(lit_seconds(path))
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+                sys.exit(f"select-sanitizer-tests: {path}: not lit's JSON results: {e!r}")
+
 
     skip = read_entries(os.path.join(ROOT, "test", "sanitizer-skip.txt"))
     lit_skip = {name for kind, name in skip if kind == "lit"}
@@ -253,7 +282,7 @@ def main(argv=None):
     cases = {"gtest:" + name: (binary, name)
              for binary, name in gtest_cases(unit_bins, gtest_skip, discovery)}
     tests = sorted(cases) + candidates(build, lit_skip, discovery)
-    coverage, seconds, failed = {}, {}, []
+    coverage, seconds, how, failed = {}, {}, {}, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         for test, lines, secs, out in pool.map(one, tests):
             if lines is None:
@@ -261,9 +290,10 @@ def main(argv=None):
                 continue
             if not lines:
                 continue  # unsupported here, so in the sanitized run too (or runs no tool of ours)
-            coverage[test], seconds[test] = lines, measured.get(test, secs)
-            print(f"{label(test)}: {len(lines)} lines, {seconds[test]:.1f} s"
-                  + (" sanitized" if test in measured else " here"), flush=True)
+            coverage[test] = lines
+            seconds[test], how[test] = keep_cost(test, secs, sanitized, normal)
+            print(f"{label(test)}: {len(lines)} lines, costs {seconds[test]:.1f} s ({how[test]})",
+                  flush=True)
     if failed:
         for test, out in failed:
             print(f"FAIL {label(test)}:\n{out[-2000:]}", file=sys.stderr)
@@ -272,7 +302,7 @@ def main(argv=None):
     picked, universe = select(coverage, seconds)
     # The measurements, for a closer look (which lines, which test).
     with open(os.path.join(work, "coverage.json"), "w") as f:
-        json.dump({"seconds": seconds, "tests": {t: sorted(coverage[t]) for t in sorted(coverage)}}, f)
+        json.dump({"cost_seconds": seconds, "tests": {t: sorted(coverage[t]) for t in sorted(coverage)}}, f)
     # What each kept test alone reaches (no other test): where a cheaper test
     # could take over from an expensive one.
     reached_by = {}
@@ -282,31 +312,31 @@ def main(argv=None):
     for t in sorted(picked, key=lambda t: (-seconds[t], t)):
         only = sorted(line for line in coverage[t] if reached_by[line] == 1)
         files = sorted({src for src, _ in only})
-        print(f"kept {label(t)} ({seconds[t]:.1f} s): {len(only)} lines no other test reaches"
+        print(f"kept {label(t)} (cost {seconds[t]:.1f} s): {len(only)} lines no other test reaches"
               + (", in " + ", ".join(files[:6]) + (" ..." if len(files) > 6 else "") if files else ""))
     left = sorted(set(coverage) - set(picked), key=lambda t: (not t.startswith("gtest:"), t))
     day = time.strftime("%Y-%m-%d", time.gmtime())
     total = sum(seconds.values())
     kept = sum(seconds[t] for t in picked)
-    source = "in the sanitized run" if measured else "at -O0 with coverage"
     header = [
         "# Generated by scripts/select-sanitizer-tests.py (do not edit; rerun it after",
         "# changing tests or code). Tests the sanitized run (scripts/sanitize.sh)",
         "# leaves to the normal build's run (scripts/check.sh): the tests it keeps",
         "# execute every source line these do.",
         f"# Measured {day} in the coverage build: {len(universe)} lines reached by",
-        f"# {len(coverage)} tests ({total:.0f} s {source});",
-        f"# {len(picked)} tests ({kept:.0f} s) reach them all.",
+        f"# {len(coverage)} tests; {len(picked)} of them reach them all, at a",
+        f"# cost of {kept:.0f} s (time under the sanitizers beyond the normal",
+        f"# build's; all of them would cost {total:.0f} s).",
     ]
     body = [f"{label(t)} -- its {len(coverage[t])} lines are reached by the kept tests "
-            f"({seconds[t]:.1f} s {'in the sanitized run' if t in measured else 'at -O0 with coverage'})"
+            f"(cost {seconds[t]:.1f} s: {how[t]})"
             for t in left]
     tmp = a.output + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(header + body) + "\n")
     os.replace(tmp, a.output)
     print(f"{len(universe)} lines; kept {len(picked)} of {len(coverage)} tests "
-          f"({kept:.0f} of {total:.0f} s); wrote {a.output}")
+          f"(cost {kept:.0f} of {total:.0f} s); wrote {a.output}")
     return 0
 
 

@@ -70,9 +70,12 @@ def cross_entropy_lse_bytes(graph) -> int:
     return total
 
 
-def _storage_key(t: torch.Tensor) -> Tuple[int, int]:
+def storage_key(t: torch.Tensor) -> Tuple[torch.device, int, int]:
+    """(device, address, bytes) of the storage under ``t``: a view shares
+    its base's, so tensors with one key are one buffer in memory. Also the
+    torch.compile backend's measure of saved bytes (ckpt_torch)."""
     st = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage().untyped()  # torch 1.13
-    return st.data_ptr(), st.nbytes()
+    return t.device, st.data_ptr(), st.nbytes()
 
 
 def pytorch_saved_bytes(model: nn.Module, inputs, detail: Optional[list] = None) -> Tuple[int, int]:
@@ -80,22 +83,23 @@ def pytorch_saved_bytes(model: nn.Module, inputs, detail: Optional[list] = None)
     forward of ``model(*inputs)``: unique storages, parameters, buffers and
     inputs excluded. With `detail`, appends (storage bytes, dtype, shape,
     autograd node) per storage."""
-    exclude = {_storage_key(t)[0] for t in list(model.parameters()) + list(model.buffers()) + list(inputs)
+    exclude = {storage_key(t)[:2] for t in list(model.parameters()) + list(model.buffers()) + list(inputs)
                if isinstance(t, torch.Tensor)}
-    saved: Dict[int, int] = {}
+    saved: Dict[tuple, int] = {}
     keep: List[torch.Tensor] = []
 
     def pack(t):
-        ptr, nbytes = _storage_key(t)
-        if ptr not in exclude and nbytes > 0:
-            if ptr not in saved:
-                where[ptr] = (_DTYPE_NAMES.get(t.dtype, str(t.dtype)), list(t.shape),
+        device, address, nbytes = storage_key(t)
+        key = (device, address)
+        if key not in exclude and nbytes > 0:
+            if key not in saved:
+                where[key] = (_DTYPE_NAMES.get(t.dtype, str(t.dtype)), list(t.shape),
                               t.grad_fn.name() if t.grad_fn is not None else "leaf/output")
-            saved[ptr] = max(saved.get(ptr, 0), nbytes)
+            saved[key] = max(saved.get(key, 0), nbytes)
             keep.append(t)  # so that no storage is freed and its address reused
         return t
 
-    where: Dict[int, tuple] = {}
+    where: Dict[tuple, tuple] = {}
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         loss = model(*inputs)
     del loss

@@ -25,6 +25,8 @@ from typing import Any, Dict, List, Optional, Sequence
 import torch
 import torch.fx
 
+from ckpt_export.saved_memory import storage_key
+
 from .partition import (choose_saved, compact_partial_views, compare_saved, copies_of_their_input, forward_nodes,
                         kept_by_plan,
                         materialize_recomputation, split)
@@ -46,22 +48,17 @@ def _skip_logging_in_dynamo():
             cfg.ignore_logging_functions.add(f)
 
 
-def _storage_key(t: torch.Tensor):
-    s = t.untyped_storage()
-    return (t.device, s.data_ptr(), s.nbytes())
-
-
 def saved_bytes(saved: Sequence[Any], exclude: Sequence[Any]) -> int:
     """Bytes of the distinct storages of the tensors in ``saved`` that are
     not storages of ``exclude`` (the graph's inputs: parameters and data,
     which are in memory anyway)."""
-    skip = {_storage_key(t) for t in exclude if isinstance(t, torch.Tensor)}
+    skip = {storage_key(t) for t in exclude if isinstance(t, torch.Tensor)}
     seen = set()
     total = 0
     for t in saved:
         if not isinstance(t, torch.Tensor):
             continue
-        k = _storage_key(t)
+        k = storage_key(t)
         if k in skip or k in seen:
             continue
         seen.add(k)

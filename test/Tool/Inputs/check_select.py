@@ -1,6 +1,6 @@
 """Checks scripts/select-sanitizer-tests.py's choice (select), its reading of
-lit's results (sanitized_seconds) and its entry names (label), without a
-coverage build. Usage: check_select.py SCRIPT RESULTS.json"""
+lit's results (lit_seconds), what keeping a test costs (keep_cost) and its
+entry names (label), without a coverage build. Usage: check_select.py SCRIPT RESULTS.json"""
 
 import importlib.util
 import sys
@@ -26,5 +26,9 @@ print("reverse delete:", sel.select(coverage, seconds)[0])
 print("ties:", sel.select({"y": {1}, "x": {1}}, {"x": 1, "y": 1})[0])
 print("empty:", sel.select({}, {}))
 
-print("times:", sorted(sel.sanitized_seconds(sys.argv[2]).items()))
+print("times:", sorted(sel.lit_seconds(sys.argv[2]).items()))
+# What keeping a test costs: its sanitized time beyond its normal time.
+sanitized, normal = {"t": 10.0, "u": 3.0, "v": 1.0}, {"t": 2.5, "v": 1.5}
+for test in ("t", "u", "v", "w"):
+    print("cost %s: %.1f (%s)" % ((test,) + sel.keep_cost(test, 0.25, sanitized, normal)))
 print("labels:", sel.label("gtest:Suite.Case"), "|", sel.label("Import/corpus.test"))
