@@ -29,6 +29,7 @@ CKPT_SANITIZE_RESULTS set), `--normal-times` of normal-build runs; each may
 be given more than once, a later file's time of a test replacing an earlier
 one's. A test without a sanitized time costs its time here; one without a
 normal time, its whole sanitized time.
+
 What is left out is written to FILE (default test/sanitizer-covered.txt), one
 `lit <path> -- <why>` or `gtest <Suite.Case> -- <why>` line per test, which
 scripts/sanitize.sh leaves to the normal build's run (scripts/check.sh runs
@@ -38,8 +39,8 @@ Coverage is of lines, not of values: a left-out test may feed other data
 through the same lines (a property test's thousand random instances, where a
 kept test runs ten). That is the trade: the normal run keeps it, and the
 sanitizers see every line the whole suite reaches. Rerun this after changing
-tests or adding code (about 15 minutes on 2 cores: the coverage build, then
-the tests one by one at -O0). Needs llvm-profdata-14 and llvm-cov-14
+tests or adding code (about 10 minutes on 2 cores: 2-3 for the coverage
+build, 6-7 for the tests one by one at -O0). Needs llvm-profdata-14 and llvm-cov-14
 (Debian's llvm-14, not installed for CI: `apt-get install llvm-14`).
 Written for Debian's /usr/bin/python3 (standard library only).
 """

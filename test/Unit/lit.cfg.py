@@ -20,7 +20,7 @@ if os.environ.get("CKPT_GTEST_FILTER"):
 
 # lit runs the tests it has seen take longest first, from the times it
 # records in the build (.lit_test_times.txt in the exec root); a fresh build
-# has none, and the unit-test shards, named after the main suite's tests,
+# has none, and the unit-test shards, whose names sort after the main suite's,
 # would start last, one of them a minute long (CkptRematTests' second shard).
 # The main suite's seed is test/.lit_test_times.txt, which lit reads from
 # the source root by itself; this suite's source root is its exec root, so
