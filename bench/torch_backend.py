@@ -108,7 +108,10 @@ def _wrap_blocks(model: nn.Module, selective: bool):
 
 class Measuring:
     """An AOTAutograd backend with a given partitioner that records the
-    saved bytes of each forward call and the compiled graphs."""
+    saved bytes of each forward call and the compiled graphs. Its graphs run
+    as ckpt_torch's eager ones do (ckpt_torch.boxed_eager: each input freed
+    after its last use), so peaks compare partitions, not calling
+    conventions."""
 
     def __init__(self, partition_fn):
         self.partition_fn = partition_fn
@@ -116,7 +119,6 @@ class Measuring:
         self.graphs: List[Tuple[torch.fx.GraphModule, torch.fx.GraphModule]] = []
 
     def __call__(self, gm, example_inputs):
-        from functorch.compile import make_boxed_func
         from torch._dynamo.backends.common import aot_autograd
         state: Dict[str, object] = {}
         index = len(self.saved_by_graph)
@@ -129,7 +131,7 @@ class Measuring:
             return fw, bw
 
         def fw_compiler(g, _):
-            run = make_boxed_func(g.forward)
+            run = ckpt_torch.boxed_eager(g)
 
             def forward(args):
                 exclude = list(args)
@@ -138,7 +140,7 @@ class Measuring:
                 return outs
             forward._boxed_call = True
             return forward
-        return aot_autograd(fw_compiler=fw_compiler, bw_compiler=lambda g, _: make_boxed_func(g.forward),
+        return aot_autograd(fw_compiler=fw_compiler, bw_compiler=lambda g, _: ckpt_torch.boxed_eager(g),
                             partition_fn=pf)(gm, example_inputs)
 
 

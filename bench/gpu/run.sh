@@ -49,7 +49,7 @@ mkdir -p "$build/obj" "$build/bin"
 flags=(-std=c++17 "-gencode=arch=compute_$arch,code=sm_$arch" -Xcompiler=-fexceptions,-frtti
        -I"$root/runtime/include" -I"$root/runtime/lib" -I"$root/runtime/cuda/include"
        -I"$root/runtime/cuda/lib")
-sources=("$root"/runtime/lib/{ArenaLedger,Attrs,TensorBundle,Philox}.cpp "$root"/runtime/cuda/lib/*.cpp
+sources=("$root"/runtime/lib/{ArenaLedger,Attrs,KernelChecks,TensorBundle,Philox}.cpp "$root"/runtime/cuda/lib/*.cpp
          "$root"/runtime/cuda/lib/*.cu)
 printf '%s\n' "${sources[@]}" | xargs -P "$jobs" -I{} sh -c \
   'f="$1"; shift; "$@" -O3 -c "$f" -o "$0/obj/$(basename "$f").o"' \

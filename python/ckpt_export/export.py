@@ -206,8 +206,9 @@ class _LazyPerm:
 
 
 class _Lowering:
-    def __init__(self, cap: Capture, name: str):
+    def __init__(self, cap: Capture, name: str, fuse_cross_entropy: bool = True):
         self.cap = cap
+        self.fuse_cross_entropy = fuse_cross_entropy
         self.gm = cap.gm
         self.name = name
         self.values: Dict[str, Tuple[List[int], str]] = {}
@@ -514,6 +515,8 @@ class _Lowering:
     def _plan_fusions(self):
         g = self.gm.graph
         for n in g.nodes:
+            if not self.fuse_cross_entropy:
+                break
             if n.op != "call_function" or _opname(n.target) != "aten._log_softmax.default":
                 continue
             x = n.args[0]
@@ -1884,8 +1887,13 @@ for _pred in ("eq", "ne", "lt", "le", "gt", "ge"):
 del _pred
 
 
-def lower(cap: Capture, name: str = "step") -> ExportResult:
-    low = _Lowering(cap, name)
+def lower(cap: Capture, name: str = "step", fuse_cross_entropy: bool = True) -> ExportResult:
+    """The ckpt graph of a captured step. ``fuse_cross_entropy`` lowers
+    ``log_softmax`` + ``nll_loss`` and their backward as one
+    ``cross_entropy`` / ``cross_entropy_grad`` (this project's fused kernels);
+    False keeps PyTorch's four ops, whose backward holds the log-softmax,
+    its gradient and the logits' gradient at once (what ckpt_torch runs)."""
+    low = _Lowering(cap, name, fuse_cross_entropy)
     graph = low.run()
     opaque = Counter(nd["attrs"]["name"] for nd in graph["nodes"] if nd["op"] == "opaque")
     for nm, cnt in sorted(opaque.items()):

@@ -11,8 +11,8 @@ print(backend.report)
 See :mod:`ckpt_torch.dynamo_backend` and docs/torch-backend.md.
 """
 
-from .dynamo_backend import CkptBackend, backend, saved_bytes  # noqa: F401
+from .dynamo_backend import CkptBackend, backend, boxed_eager, saved_bytes  # noqa: F401
 from .planner import PlanError  # noqa: F401
 from .report import Report  # noqa: F401
 
-__all__ = ["backend", "CkptBackend", "PlanError", "Report", "saved_bytes"]
+__all__ = ["backend", "boxed_eager", "CkptBackend", "PlanError", "Report", "saved_bytes"]

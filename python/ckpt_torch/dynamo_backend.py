@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 import torch.fx
@@ -46,6 +46,29 @@ def _skip_logging_in_dynamo():
               logging.Logger.info, logging.Logger.debug):
         if f is not None:
             cfg.ignore_logging_functions.add(f)
+
+
+def boxed_eager(gm: torch.fx.GraphModule) -> Callable[[List[Any]], Any]:
+    """``gm`` run op by op with PyTorch's kernels, in AOTAutograd's boxed
+    calling convention: the generated code takes the argument list and
+    clears it, so that each input is freed after its last use, as Inductor's
+    code frees it. ``functorch.compile.make_boxed_func`` (the ``aot_eager``
+    backend's) keeps the list, and with it every tensor the forward saved,
+    until the whole backward graph has run, so recomputation saved nothing
+    in the backward's peak (docs/gpu.md, "ckpt_torch on the GPU")."""
+    codegen = getattr(torch.fx.graph, "_BoxedCodeGen", None)
+    if codegen is None:  # older PyTorch: arguments live to the end
+        from functorch.compile import make_boxed_func
+        return make_boxed_func(gm.forward)
+    graph = torch.fx.Graph()
+    graph.output(graph.graph_copy(gm.graph, {}))
+    graph.set_codegen(codegen())
+    run = torch.fx.GraphModule(gm, graph).forward  # ``gm`` keeps its own calling convention
+
+    def call(args: List[Any]) -> Any:
+        return run(args)
+    call._boxed_call = True  # type: ignore[attr-defined]
+    return call
 
 
 def saved_bytes(saved: Sequence[Any], exclude: Sequence[Any]) -> int:
@@ -131,8 +154,7 @@ class CkptBackend:
     def _inference_compiler(self):
         if self.compiler == "inductor":
             return _inductor_compiler
-        from functorch.compile import make_boxed_func
-        return lambda g, _inputs: make_boxed_func(g.forward)
+        return lambda g, _inputs: boxed_eager(g)
 
     def _compilers(self, entry: GraphPlan, state: Dict[str, int]):
         """The forward compiler measures, at every call, the bytes of the
@@ -254,7 +276,9 @@ class CkptBackend:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                export = lower(cap, "step")
+                # PyTorch's kernels run the loss: its four ops, not the fused
+                # cross-entropy of ckpt-opt's own runtime.
+                export = lower(cap, "step", fuse_cross_entropy=False)
         except (ExportError, NotImplementedError, KeyError, ValueError) as e:
             raise _NotPlannable(f"the exporter cannot lower it: {e}") from e
         return export, cap

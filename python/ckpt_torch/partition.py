@@ -129,6 +129,25 @@ def copies_of_their_input(joint: torch.fx.GraphModule, export) -> Set[str]:
     return out
 
 
+def views_of_copies(joint: torch.fx.GraphModule, copies: Set[str]) -> Dict[str, torch.fx.Node]:
+    """The views of the copies named in ``copies`` (nodes whose tensors share
+    a copy's storage, as ``matmul`` reads its operand through ``expand`` and
+    ``view``): view name -> the copy."""
+    from torch.multiprocessing.reductions import StorageWeakRef
+    by_storage = {}
+    for n in joint.graph.nodes:
+        if n.name in copies and isinstance(n.meta.get("val"), torch.Tensor):
+            by_storage[StorageWeakRef(n.meta["val"].untyped_storage())] = n
+    out = {}
+    for n in joint.graph.nodes:
+        v = n.meta.get("val")
+        if n.op == "call_function" and n.name not in copies and isinstance(v, torch.Tensor):
+            copy = by_storage.get(StorageWeakRef(v.untyped_storage()))
+            if copy is not None:
+                out[n.name] = copy
+    return out
+
+
 def choose_saved(joint: torch.fx.GraphModule, num_fwd_outputs: int,
                  kept: Dict[str, Optional[bool]], recompute_copies: Set[str] = frozenset(),
                  save_random: bool = True) -> Partition:
@@ -173,6 +192,28 @@ def choose_saved(joint: torch.fx.GraphModule, num_fwd_outputs: int,
         for a in n.all_input_nodes:
             if a in fwd:
                 need(a)
+    # A saved view of a copy holds the copy's buffer: where the copy's input
+    # is saved too, that is a second buffer for the plan's one, so the view
+    # (and the copy under it) is recomputed from the input.
+    copy_views = views_of_copies(joint, set(recompute_copies)) if recompute_copies else {}
+    if copy_views:
+        from torch.multiprocessing.reductions import StorageWeakRef
+
+        def storage(n):
+            v = n.meta.get("val") if isinstance(n, torch.fx.Node) else None
+            return StorageWeakRef(v.untyped_storage()) if isinstance(v, torch.Tensor) else None
+        held = {storage(n) for n, s in decided.items() if s} - {None}
+        for x in [x for x, s in decided.items() if s and x.name in copy_views]:
+            copy = copy_views[x.name]
+            if storage(copy.args[0]) not in held:
+                continue
+            chain = [x]
+            while chain:
+                y = chain.pop()
+                decided[y] = False
+                chain.extend(a for a in y.all_input_nodes
+                             if (a is copy or a.name in copy_views) and decided.get(a) is not False)
+            need(copy.args[0])
     order = {n: i for i, n in enumerate(joint.graph.nodes)}
     part.saved = sorted((n for n, s in decided.items() if s), key=order.__getitem__)
     part.recomputed = sorted((n for n, s in decided.items() if not s), key=order.__getitem__)

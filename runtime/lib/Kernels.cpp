@@ -602,26 +602,6 @@ void gelu_grad(ExecContext &, TensorList operands, TensorList results,
 
 } // namespace ckpt::rt::kernels
 
-int64_t ckpt::rt::embeddingPaddingIndex(const Attrs &attrs, int64_t rows,
-                                        const char *op) {
-  if (!attrs.has("padding_idx"))
-    return -1;
-  int64_t padding = attrs.getInt("padding_idx");
-  if (padding < 0 || padding >= rows)
-    fail(std::string(op) + ": padding_idx " + std::to_string(padding) +
-         " is not a row of a table of " + std::to_string(rows));
-  return padding;
-}
-
-std::pair<double, double> ckpt::rt::clampBounds(const Attrs &attrs,
-                                                const char *op) {
-  double lo = attrs.getFloat("min"), hi = attrs.getFloat("max");
-  if (!(lo <= hi)) // Also refuses NaN bounds.
-    fail(std::string(op) + ": expects min <= max, got min = " +
-         std::to_string(lo) + " and max = " + std::to_string(hi));
-  return {lo, hi};
-}
-
 namespace ckpt::rt::kernels {
 
 // The bounds round to f32, as PyTorch rounds hardtanh's scalar bounds to the

@@ -6,7 +6,8 @@
 // path of add, sub and mul (position ids), which Kernels.cpp's kernels call. Every kernel moves
 // elements by their byte size where it does not look at them, so all element
 // types of the host runtime work; the call checks shared with the device
-// kernels (iotaParams, comparePredicate, padLow, gatherDim) are at the end.
+// kernels (iotaParams, comparePredicate, padLow, gatherDim) are in
+// KernelChecks.cpp.
 //
 // An operand whose storage overlaps the result (the planner may give a
 // result the storage of an operand it no longer needs) is read from a copy
@@ -532,98 +533,5 @@ void gather(ExecContext &, TensorList operands, TensorList results,
 }
 
 } // namespace kernels
-
-//===----------------------------------------------------------------------===//
-// Call checks shared with the device kernels
-//===----------------------------------------------------------------------===//
-
-ComparePredicate comparePredicate(const Attrs &attrs) {
-  std::string p = attrs.getString("predicate");
-  static const std::pair<const char *, ComparePredicate> kNames[] = {
-      {"eq", ComparePredicate::Eq}, {"ne", ComparePredicate::Ne},
-      {"lt", ComparePredicate::Lt}, {"le", ComparePredicate::Le},
-      {"gt", ComparePredicate::Gt}, {"ge", ComparePredicate::Ge}};
-  for (const auto &[name, value] : kNames)
-    if (p == name)
-      return value;
-  fail("compare: unknown predicate '" + p + "'");
-}
-
-IotaParams iotaParams(const Attrs &attrs, const Tensor &result) {
-  IotaParams p;
-  const Attr *start = attrs.find("start"), *step = attrs.find("step");
-  auto number = [](const Attr *a, const char *name) {
-    if (!a || (a->kind != AttrKind::Int && a->kind != AttrKind::Float))
-      fail(std::string("iota: missing number '") + name + "'");
-    return a->kind == AttrKind::Int ? static_cast<double>(a->i) : a->f;
-  };
-  p.start = number(start, "start");
-  p.step = number(step, "step");
-  if (!std::isfinite(p.start) || !std::isfinite(p.step) || p.step == 0.0)
-    fail("iota: start and step must be finite and the step non-zero");
-  p.integral = start->kind == AttrKind::Int && step->kind == AttrKind::Int;
-  if (p.integral) {
-    p.startInt = start->i;
-    p.stepInt = step->i;
-  }
-  if (result.dtype != DType::I32 && result.dtype != DType::I64)
-    return p;
-  if (!p.integral)
-    fail("iota: an integer result needs an integral start and step");
-  int64_t n = result.rank == 1 ? result.shape[0] : 0;
-  if (n == 0)
-    return p;
-  __int128 last = static_cast<__int128>(p.startInt) +
-                  static_cast<__int128>(n - 1) * p.stepInt;
-  __int128 bound = result.dtype == DType::I32 ? (__int128{1} << 31)
-                                              : (__int128{1} << 63);
-  auto fits = [&](__int128 v) { return v >= -bound && v < bound; };
-  if (!fits(p.startInt) || !fits(last))
-    fail(std::string("iota: elements do not fit ") + dtypeName(result.dtype));
-  return p;
-}
-
-const int64_t *padLow(const Tensor &input, const Tensor &result,
-                      const Attrs &attrs) {
-  size_t nl = 0, nh = 0;
-  const int64_t *low = attrs.getInts("low", nl);
-  const int64_t *high = attrs.getInts("high", nh);
-  if (input.dtype != result.dtype)
-    fail("pad: element types differ");
-  if (static_cast<int>(nl) != input.rank || static_cast<int>(nh) != input.rank ||
-      result.rank != input.rank)
-    fail("pad: low/high do not match the rank of " + shapeString(input));
-  for (int d = 0; d < input.rank; ++d)
-    if (low[d] < 0 || high[d] < 0 ||
-        result.shape[d] != input.shape[d] + low[d] + high[d])
-      fail("pad: result " + shapeString(result) + " is not input " +
-           shapeString(input) + " + low + high in dimension " +
-           std::to_string(d));
-  return low;
-}
-
-int gatherDim(const Tensor &input, const Tensor &index, const Tensor &result,
-              const Attrs &attrs) {
-  int64_t dim = attrs.getInt("dim");
-  if (index.dtype != DType::I64)
-    fail("gather: the index must be i64");
-  if (input.dtype != result.dtype)
-    fail("gather: element types differ");
-  if (index.rank != input.rank || result.rank != input.rank)
-    fail("gather: index " + shapeString(index) + " and result " +
-         shapeString(result) + " must have the input's rank");
-  if (dim < 0 || dim >= input.rank)
-    fail("gather: dim " + std::to_string(dim) + " out of range for " +
-         shapeString(input));
-  for (int d = 0; d < input.rank; ++d) {
-    if (result.shape[d] != index.shape[d])
-      fail("gather: the result " + shapeString(result) +
-           " does not have the index's shape " + shapeString(index));
-    if (d != dim && index.shape[d] > input.shape[d])
-      fail("gather: index " + shapeString(index) + " is larger than input " +
-           shapeString(input) + " in dimension " + std::to_string(d));
-  }
-  return static_cast<int>(dim);
-}
 
 } // namespace ckpt::rt

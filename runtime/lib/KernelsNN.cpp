@@ -16,30 +16,6 @@
 
 using namespace ckpt::rt::detail;
 
-void ckpt::rt::attentionMaskStrides(const Tensor &mask, const int64_t scores[4],
-                                    int64_t strides[4], const char *op) {
-  auto mismatch = [&] {
-    fail(std::string(op) + ": mask " + shapeString(mask) +
-         " does not broadcast to the scores' shape [" +
-         std::to_string(scores[0]) + ", " + std::to_string(scores[1]) + ", " +
-         std::to_string(scores[2]) + ", " + std::to_string(scores[3]) + "]");
-  };
-  if (mask.rank > 4)
-    mismatch();
-  int lead = 4 - mask.rank;
-  int64_t stride = 1;
-  for (int d = 3; d >= 0; --d) {
-    strides[d] = 0;
-    if (d < lead)
-      continue;
-    int64_t extent = mask.shape[d - lead];
-    if (extent != 1 && extent != scores[d])
-      mismatch();
-    strides[d] = extent == 1 ? 0 : stride;
-    stride *= extent;
-  }
-}
-
 namespace ckpt::rt::kernels {
 
 namespace {

@@ -80,8 +80,6 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float *a,
   });
 }
 
-void fail(const std::string &message) { throw KernelError(message); }
-
 const Tensor &get(TensorList list, size_t index, const char *what) {
   return requireOperand(list, index, what);
 }
@@ -109,13 +107,6 @@ void requireSameShape(const Tensor &a, const Tensor &b, const char *what) {
   if (!same)
     fail(std::string(what) + ": shapes " + shapeString(a) + " and " +
          shapeString(b) + " differ");
-}
-
-std::string shapeString(const Tensor &t) {
-  std::string s = "[";
-  for (int i = 0; i < t.rank; ++i)
-    s += (i ? ", " : "") + std::to_string(t.shape[i]);
-  return s + "]";
 }
 
 void getPair(const Attrs &attrs, const char *name, int64_t &a, int64_t &b) {
