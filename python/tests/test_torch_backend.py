@@ -84,6 +84,10 @@ class _OneTrace:
 
     def __init__(self, model):
         torch._dynamo.reset()
+        # The backend's Dynamo settings (logging calls skipped instead of
+        # breaking the graph, static shapes) hold for the one trace, as for
+        # a user who makes the backend before calling torch.compile.
+        ckpt_torch.backend("", ckpt_opt=CKPT_OPT)
         self.graphs, self.compiled, self.current = [], [], None
         self.callable = torch.compile(model, backend=self._capture)
 
