@@ -22,6 +22,7 @@ CKPT_OPT (torch_run.sh's unpacked ckpt-opt) and a CUDA device.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import linecache
 import os
@@ -50,16 +51,23 @@ def _source_lines(filename):
     return src.splitlines() if src else linecache.getlines(filename)
 
 
+@functools.lru_cache(maxsize=None)
+def _graph_code(filename):
+    """(forward or backward, its lines) of one generated graph: the backward
+    graph's inputs include the tangents (in its signature, or read from the
+    argument list under the boxed convention). Read once per graph, not per
+    allocation."""
+    lines = _source_lines(filename)
+    return ("backward" if any("tangents_" in ln for ln in lines) else "forward"), lines
+
+
 def _fx_frame(frames):
     """(graph, node, op) of the innermost frame in fx-generated code, or None."""
     for f in frames:  # innermost first
         name = f.get("filename", "")
         if not name.startswith("<eval_with_key>"):
             continue
-        lines = _source_lines(name)
-        # the backward graph's inputs include the tangents (in its signature,
-        # or read from the argument list under the boxed convention)
-        graph = "backward" if any("tangents_" in ln for ln in lines) else "forward"
+        graph, lines = _graph_code(name)
         line = f.get("line", 0)
         m = _NODE.match(lines[line - 1]) if 0 < line <= len(lines) else None
         return graph, (m.group(1) if m else "?"), (f"{m.group(2)}.{m.group(3)}" if m else "?")

@@ -129,23 +129,22 @@ def copies_of_their_input(joint: torch.fx.GraphModule, export) -> Set[str]:
     return out
 
 
+def _fake_storage(n: torch.fx.Node):
+    """The storage of ``n``'s fake tensor (views share their base's), or None
+    for a node without one."""
+    from torch.multiprocessing.reductions import StorageWeakRef
+    v = n.meta.get("val")
+    return StorageWeakRef(v.untyped_storage()) if isinstance(v, torch.Tensor) else None
+
+
 def views_of_copies(joint: torch.fx.GraphModule, copies: Set[str]) -> Dict[str, torch.fx.Node]:
     """The views of the copies named in ``copies`` (nodes whose tensors share
     a copy's storage, as ``matmul`` reads its operand through ``expand`` and
     ``view``): view name -> the copy."""
-    from torch.multiprocessing.reductions import StorageWeakRef
-    by_storage = {}
-    for n in joint.graph.nodes:
-        if n.name in copies and isinstance(n.meta.get("val"), torch.Tensor):
-            by_storage[StorageWeakRef(n.meta["val"].untyped_storage())] = n
-    out = {}
-    for n in joint.graph.nodes:
-        v = n.meta.get("val")
-        if n.op == "call_function" and n.name not in copies and isinstance(v, torch.Tensor):
-            copy = by_storage.get(StorageWeakRef(v.untyped_storage()))
-            if copy is not None:
-                out[n.name] = copy
-    return out
+    by_storage = {_fake_storage(n): n for n in joint.graph.nodes if n.name in copies}
+    by_storage.pop(None, None)
+    return {n.name: by_storage[_fake_storage(n)] for n in joint.graph.nodes
+            if n.op == "call_function" and n.name not in copies and _fake_storage(n) in by_storage}
 
 
 def choose_saved(joint: torch.fx.GraphModule, num_fwd_outputs: int,
@@ -197,15 +196,10 @@ def choose_saved(joint: torch.fx.GraphModule, num_fwd_outputs: int,
     # (and the copy under it) is recomputed from the input.
     copy_views = views_of_copies(joint, set(recompute_copies)) if recompute_copies else {}
     if copy_views:
-        from torch.multiprocessing.reductions import StorageWeakRef
-
-        def storage(n):
-            v = n.meta.get("val") if isinstance(n, torch.fx.Node) else None
-            return StorageWeakRef(v.untyped_storage()) if isinstance(v, torch.Tensor) else None
-        held = {storage(n) for n, s in decided.items() if s} - {None}
+        held = {_fake_storage(n) for n, s in decided.items() if s} - {None}
         for x in [x for x, s in decided.items() if s and x.name in copy_views]:
             copy = copy_views[x.name]
-            if storage(copy.args[0]) not in held:
+            if _fake_storage(copy.args[0]) not in held:
                 continue
             chain = [x]
             while chain:
