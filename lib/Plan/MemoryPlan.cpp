@@ -24,7 +24,7 @@ namespace {
 
 /// A storage block: one buffer or a chain of in-place partners, which share
 /// one offset.
-struct Block {
+struct StorageBlock {
   int64_t size = 0;
   int64_t start = 0;
   int64_t end = 0;
@@ -54,8 +54,8 @@ int64_t mlir::ckpt::plan::alignUp(int64_t bytes, int64_t alignment) {
 
 /// Merges in-place chains of a validated problem into blocks; `blockOf`
 /// receives the block of every buffer.
-static std::vector<Block> buildBlocks(const PlanProblem &problem,
-                                      std::vector<size_t> &blockOf) {
+static std::vector<StorageBlock> buildBlocks(const PlanProblem &problem,
+                                             std::vector<size_t> &blockOf) {
   const size_t n = problem.buffers.size();
   // Follow each chain from its first buffer (one that takes over nobody's
   // storage) through the buffers taking over its storage.
@@ -64,11 +64,11 @@ static std::vector<Block> buildBlocks(const PlanProblem &problem,
     if (problem.buffers[i].inPlaceOf >= 0)
       successor[problem.buffers[i].inPlaceOf] = static_cast<int64_t>(i);
   blockOf.assign(n, 0);
-  std::vector<Block> blocks;
+  std::vector<StorageBlock> blocks;
   for (size_t i = 0; i < n; ++i) {
     if (problem.buffers[i].inPlaceOf >= 0)
       continue;
-    Block block;
+    StorageBlock block;
     block.size = alignUp(problem.buffers[i].size, problem.alignment);
     block.start = problem.buffers[i].start;
     block.end = problem.buffers[i].end;
@@ -83,11 +83,11 @@ static std::vector<Block> buildBlocks(const PlanProblem &problem,
 }
 
 /// Peak of the bytes of `blocks` live at once.
-static int64_t blocksLowerBound(const std::vector<Block> &blocks) {
+static int64_t blocksLowerBound(const std::vector<StorageBlock> &blocks) {
   // (step, delta): frees at end + 1 sort before allocations at the same step.
   std::vector<std::pair<int64_t, int64_t>> events;
   events.reserve(2 * blocks.size());
-  for (const Block &b : blocks) {
+  for (const StorageBlock &b : blocks) {
     events.push_back({b.start, b.size});
     events.push_back({b.end + 1, -b.size});
   }
@@ -107,7 +107,7 @@ int64_t mlir::ckpt::plan::computeLowerBound(const PlanProblem &problem) {
 
 /// Places `blocks` in `order`, writing `offsets` (per block). Returns the
 /// arena size, or any value >= `cutoff` as soon as the arena reaches it.
-static int64_t packInOrder(const std::vector<Block> &blocks,
+static int64_t packInOrder(const std::vector<StorageBlock> &blocks,
                            const std::vector<uint32_t> &order, Fit fit,
                            std::vector<int64_t> &offsets, int64_t cutoff,
                            int64_t &work) {
@@ -116,7 +116,7 @@ static int64_t packInOrder(const std::vector<Block> &blocks,
   offsets.assign(blocks.size(), 0);
   int64_t arena = 0;
   for (uint32_t index : order) {
-    const Block &b = blocks[index];
+    const StorageBlock &b = blocks[index];
     if (b.size == 0)
       continue;
     // Walk the conflicting blocks bottom-up; `cursor` is the lowest offset
@@ -159,7 +159,7 @@ namespace {
 /// optimal packing. Branch and bound on the arena so far.
 class ExactSearch {
 public:
-  ExactSearch(const std::vector<Block> &blocks, int64_t lowerBound,
+  ExactSearch(const std::vector<StorageBlock> &blocks, int64_t lowerBound,
               int64_t best, int64_t nodeLimit)
       : blocks(blocks), lowerBound(lowerBound), best(best),
         nodeLimit(nodeLimit), used(blocks.size(), false),
@@ -191,7 +191,7 @@ private:
     for (size_t i = 0; i < blocks.size(); ++i) {
       if (used[i])
         continue;
-      const Block &b = blocks[i];
+      const StorageBlock &b = blocks[i];
       int64_t offset = lowestOffset(b);
       int64_t newTop = std::max(top, offset + b.size);
       if (newTop >= best)
@@ -206,10 +206,10 @@ private:
   }
 
   /// Lowest offset where `b` fits among the placed blocks it conflicts with.
-  int64_t lowestOffset(const Block &b) const {
+  int64_t lowestOffset(const StorageBlock &b) const {
     std::vector<std::pair<int64_t, int64_t>> taken;
     for (size_t j : order) {
-      const Block &p = blocks[j];
+      const StorageBlock &p = blocks[j];
       if (p.size > 0 && p.start <= b.end && b.start <= p.end)
         taken.push_back({current[j], current[j] + p.size});
     }
@@ -223,7 +223,7 @@ private:
     return cursor;
   }
 
-  const std::vector<Block> &blocks;
+  const std::vector<StorageBlock> &blocks;
   int64_t lowerBound;
   int64_t best;
   int64_t nodeLimit;
@@ -260,9 +260,9 @@ constexpr size_t kSearchStarts = 4;
 /// (threshold accepting). Improvements update `best`, `bestOffsets` and
 /// `method`. Stops after `iterations`, at the lower bound or when `work`
 /// reaches `workLimit`.
-static void localSearch(const std::vector<Block> &blocks, int64_t lowerBound,
-                        std::vector<uint32_t> current, Fit fit,
-                        unsigned iterations, std::mt19937_64 &rng,
+static void localSearch(const std::vector<StorageBlock> &blocks,
+                        int64_t lowerBound, std::vector<uint32_t> current,
+                        Fit fit, unsigned iterations, std::mt19937_64 &rng,
                         int64_t &work, int64_t workLimit, int64_t &best,
                         std::vector<int64_t> &bestOffsets,
                         std::string &method) {
@@ -303,9 +303,9 @@ static void localSearch(const std::vector<Block> &blocks, int64_t lowerBound,
                   trial.begin() + static_cast<std::ptrdiff_t>(from),
                   trial.begin() + static_cast<std::ptrdiff_t>(from) + 1);
     }
-    int64_t slack = static_cast<int64_t>(
-        static_cast<double>(best - lowerBound) * kSlack *
-        (1.0 - static_cast<double>(it) / iterations));
+    int64_t slack =
+        static_cast<int64_t>(static_cast<double>(best - lowerBound) * kSlack *
+                             (1.0 - static_cast<double>(it) / iterations));
     int64_t limit = std::max(currentArena, best + slack);
     int64_t arena = packInOrder(blocks, trial, fit, offsets, limit + 1, work);
     if (arena > limit)
@@ -323,8 +323,8 @@ static void localSearch(const std::vector<Block> &blocks, int64_t lowerBound,
 
 /// Returns the indices of `blocks` sorted by `less` (ties by index).
 template <typename Less>
-static std::vector<uint32_t> sortedOrder(const std::vector<Block> &blocks,
-                                         Less less) {
+static std::vector<uint32_t>
+sortedOrder(const std::vector<StorageBlock> &blocks, Less less) {
   std::vector<uint32_t> order(blocks.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -334,31 +334,31 @@ static std::vector<uint32_t> sortedOrder(const std::vector<Block> &blocks,
 }
 
 /// The fixed orderings of the portfolio; the first is TFLite's.
-static std::vector<Ordering> fixedOrderings(const std::vector<Block> &blocks,
-                                            bool onlyGreedy) {
-  auto length = [](const Block &b) { return b.end - b.start + 1; };
+static std::vector<Ordering>
+fixedOrderings(const std::vector<StorageBlock> &blocks, bool onlyGreedy) {
+  auto length = [](const StorageBlock &b) { return b.end - b.start + 1; };
   std::vector<Ordering> result;
-  result.push_back({"size", sortedOrder(blocks, [&](const Block &a,
-                                                    const Block &b) {
+  result.push_back({"size", sortedOrder(blocks, [&](const StorageBlock &a,
+                                                    const StorageBlock &b) {
                       if (a.size != b.size)
                         return a.size > b.size;
                       return length(a) > length(b);
                     })});
   if (onlyGreedy)
     return result;
-  result.push_back({"lifetime", sortedOrder(blocks, [&](const Block &a,
-                                                        const Block &b) {
+  result.push_back({"lifetime", sortedOrder(blocks, [&](const StorageBlock &a,
+                                                        const StorageBlock &b) {
                       if (length(a) != length(b))
                         return length(a) > length(b);
                       return a.size > b.size;
                     })});
-  result.push_back({"area", sortedOrder(blocks, [&](const Block &a,
-                                                    const Block &b) {
+  result.push_back({"area", sortedOrder(blocks, [&](const StorageBlock &a,
+                                                    const StorageBlock &b) {
                       return static_cast<double>(a.size) * length(a) >
                              static_cast<double>(b.size) * length(b);
                     })});
-  result.push_back({"start", sortedOrder(blocks, [&](const Block &a,
-                                                     const Block &b) {
+  result.push_back({"start", sortedOrder(blocks, [&](const StorageBlock &a,
+                                                     const StorageBlock &b) {
                       if (a.start != b.start)
                         return a.start < b.start;
                       return a.end > b.end;
@@ -370,12 +370,13 @@ static std::vector<Ordering> fixedOrderings(const std::vector<Block> &blocks,
 /// keyed by the most bytes live at one step of its lifetime, so the blocks
 /// live at the peak step come first, then those of the next highest step
 /// they reach; ties by decreasing size, then longer lifetime.
-static std::vector<uint32_t> peakFirstOrder(const std::vector<Block> &blocks) {
+static std::vector<uint32_t>
+peakFirstOrder(const std::vector<StorageBlock> &blocks) {
   int64_t steps = 0;
-  for (const Block &b : blocks)
+  for (const StorageBlock &b : blocks)
     steps = std::max(steps, b.end + 2);
   std::vector<int64_t> live(static_cast<size_t>(steps), 0);
-  for (const Block &b : blocks) {
+  for (const StorageBlock &b : blocks) {
     live[b.start] += b.size;
     live[b.end + 1] -= b.size;
   }
@@ -395,7 +396,8 @@ static std::vector<uint32_t> peakFirstOrder(const std::vector<Block> &blocks) {
     size_t lo = blocks[i].start, hi = blocks[i].end + 1, level = 0;
     while ((size_t{2} << level) <= hi - lo)
       ++level;
-    key[i] = std::max(table[level][lo], table[level][hi - (size_t{1} << level)]);
+    key[i] =
+        std::max(table[level][lo], table[level][hi - (size_t{1} << level)]);
   }
   std::vector<uint32_t> order(blocks.size());
   std::iota(order.begin(), order.end(), 0);
@@ -411,9 +413,10 @@ static std::vector<uint32_t> peakFirstOrder(const std::vector<Block> &blocks) {
 
 MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
                                         const PlanOptions &options) {
-  assert(validateProblem(problem).empty() && "planMemory needs a valid problem");
+  assert(validateProblem(problem).empty() &&
+         "planMemory needs a valid problem");
   std::vector<size_t> blockOf;
-  std::vector<Block> blocks = buildBlocks(problem, blockOf);
+  std::vector<StorageBlock> blocks = buildBlocks(problem, blockOf);
   MemoryPlan plan;
   plan.lowerBound = blocksLowerBound(blocks);
   plan.inPlaceBuffers =
@@ -456,8 +459,8 @@ MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
     // Randomized size orders: each size scaled by a factor in [1, 1.25), so
     // blocks of similar size swap places.
     std::uniform_real_distribution<double> noise(1.0, 1.25);
-    for (unsigned r = 0; r < options.restarts && best > plan.lowerBound &&
-                         work < workLimit;
+    for (unsigned r = 0;
+         r < options.restarts && best > plan.lowerBound && work < workLimit;
          ++r) {
       std::vector<double> key(blocks.size());
       for (size_t i = 0; i < blocks.size(); ++i)
@@ -473,10 +476,9 @@ MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
       options.searchIterations > 0) {
     // Iterated local search from the best few starts (distinct arenas), each
     // with an equal share of the iterations (docs/memory-plan.md).
-    std::stable_sort(starts.begin(), starts.end(),
-                     [](const Start &x, const Start &y) {
-                       return x.arena < y.arena;
-                     });
+    std::stable_sort(
+        starts.begin(), starts.end(),
+        [](const Start &x, const Start &y) { return x.arena < y.arena; });
     std::vector<const Start *> chosen;
     for (const Start &st : starts)
       if (chosen.size() < kSearchStarts &&
@@ -485,8 +487,8 @@ MemoryPlan mlir::ckpt::plan::planMemory(const PlanProblem &problem,
     unsigned share = std::max<unsigned>(
         1, options.searchIterations / static_cast<unsigned>(chosen.size()));
     for (const Start *st : chosen)
-      localSearch(blocks, plan.lowerBound, st->order, st->fit, share, rng,
-                  work, workLimit, best, bestOffsets, plan.method);
+      localSearch(blocks, plan.lowerBound, st->order, st->fit, share, rng, work,
+                  workLimit, best, bestOffsets, plan.method);
   }
   if (blocks.empty())
     best = 0;
