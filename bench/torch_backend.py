@@ -169,13 +169,16 @@ def _spec(name, size=None):
 
 
 PEAKS: Dict[int, int] = {}
+STARTS: Dict[int, int] = {}
 
 
 def _timed_steps(model, compiled, inputs, runs) -> float:
     """Median seconds of ``runs`` steps after one warm-up (0: the warm-up
     only). On CUDA also records the last step's peak allocated bytes
     (``torch.cuda.max_memory_allocated``, parameters and inputs included) in
-    ``PEAKS[id(model)]``."""
+    ``PEAKS[id(model)]``, and the bytes allocated as it starts (parameters,
+    inputs, and what earlier steps left: library workspaces) in
+    ``STARTS[id(model)]``."""
     cuda = DEVICE != "cpu"
     times = [0.0]
     for i in range(runs + 1):
@@ -184,6 +187,7 @@ def _timed_steps(model, compiled, inputs, runs) -> float:
         if cuda:
             torch.cuda.synchronize()
             torch.cuda.reset_peak_memory_stats()
+            STARTS[id(model)] = torch.cuda.memory_allocated()
         t0 = time.perf_counter()
         compiled(*inputs).backward()
         if cuda:
@@ -237,7 +241,8 @@ def run_method(name, method, runs, budget=None, size=None, **ckpt_options) -> di
             raise RuntimeError(f"{len(backend.graphs)} training graphs (a graph break)")
         saved, graphs = sum(backend.saved_by_graph.values()), backend.graphs
     flops = sum(graph_flops(fw) + graph_flops(bw) for fw, bw in graphs)
-    return dict(saved=saved, flops=flops, seconds=seconds, backend=backend, peak=PEAKS.pop(id(model), None))
+    return dict(saved=saved, flops=flops, seconds=seconds, backend=backend, peak=PEAKS.pop(id(model), None),
+                start=STARTS.pop(id(model), None))
 
 
 def ckpt_at_most(name, saved_limit, hi, runs) -> Tuple[Optional[dict], Optional[dict]]:

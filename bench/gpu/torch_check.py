@@ -20,7 +20,14 @@ backward) through ``torch.compile`` with PyTorch's kernels for:
 
 Per run: the measured peak (``torch.cuda.max_memory_allocated``, parameters
 and inputs included, as the step scope counts), ckpt-opt's predicted peak and
-their ratio, the saved bytes (measured) and the median step time. Writes
+their ratio, the bytes allocated as the measured step starts (parameters,
+inputs, and what the warm-up step left: PyTorch's library workspaces;
+torch_peak.py names them), the saved bytes (measured) and the median step
+time. On the GPU each method runs in a Python process of its own
+(``--row``; ``--in-process`` runs them all in this one): measured on the
+H200, checkpointing every block under torch.compile leaves 0.64 GiB of
+GPT-2's block parameters and gradients allocated after its model is gone,
+to the end of the process, which counted in every later row's peak. Writes
 ``results.json`` and ``table.md`` under ``--out``. ``--smoke`` runs tiny
 sizes on the CPU (no peak measurement; budgets in the activations scope, as
 the tiny models' parameters make step-scope fractions infeasible): what CI
@@ -30,9 +37,11 @@ checks of this script.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
@@ -68,36 +77,66 @@ def _spec_factory(sizes):
     return spec
 
 
-def run(args) -> dict:
-    sizes = SMOKE_SIZES if args.smoke else GPU_SIZES
-    tb.DEVICE = "cpu" if args.smoke else "cuda"
-    tb._spec = _spec_factory(sizes)
-    if not args.smoke:
+def _setup(smoke: bool) -> None:
+    tb.DEVICE = "cpu" if smoke else "cuda"
+    tb._spec = _spec_factory(SMOKE_SIZES if smoke else GPU_SIZES)
+    if not smoke:
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
+
+
+def measure_row(name, method, budget, runs, smoke) -> dict:
+    """One method on one model: the row of the table (or its error)."""
+    t0 = time.time()
+    row = {"model": name, "method": method, "budget": budget}
+    try:
+        r = tb.run_method(name, method, runs, budget=budget,
+                          budget_scope="activations" if smoke else "step",
+                          profile="h200", objective="time", exact_engines=False)
+        row.update(saved=r["saved"], peak=r["peak"], start=r["start"], seconds=r["seconds"])
+        if method == "ckpt-opt":
+            g = [e for e in r["backend"].report.graphs if e.planned][0]
+            row.update(predicted_peak=g.predicted_peak, predicted_saved=g.predicted_saved,
+                       budget_bytes=g.budget_bytes, overhead=g.overhead)
+    except Exception as e:  # noqa: BLE001 - a row says what failed
+        text = [ln for ln in str(e).splitlines() if ln.strip()]
+        why = next((ln for ln in text if " error: " in ln),
+                   next((ln for ln in text if "Error:" in ln), text[-1] if text else ""))
+        row["error"] = f"{type(e).__name__}: {why.strip()[:240]}"
+    row["wall"] = time.time() - t0
+    return row
+
+
+def _row_in_child(name, method, budget, runs) -> dict:
+    """measure_row in a fresh Python process: what one method leaves
+    allocated in PyTorch (measured on the H200: checkpoint per block under
+    torch.compile keeps 0.64 GiB of GPT-2's block parameters and gradients
+    after its model is gone, to the end of the process) cannot count in the
+    next method's peak."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--row", name, method, budget or "", "--runs", str(runs)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"model": name, "method": method, "budget": budget,
+                "error": f"the measuring process exited with {proc.returncode}: {tail[:240]}"}
+    return json.loads(lines[-1])
+
+
+def run(args) -> dict:
+    _setup(args.smoke)
     results = {"machine": (torch.cuda.get_device_name() if not args.smoke else platform.processor() or "cpu"),
                "torch": torch.__version__, "smoke": args.smoke, "rows": []}
+    isolate = not args.smoke and not args.in_process
     for name in args.models.split(","):
         methods = [("none", None), ("budget 0.5", None), ("ckpt/block", None)] + \
                   [("ckpt-opt", b) for b in args.budgets.split(",")]
         for method, budget in methods:
-            t0 = time.time()
-            row = {"model": name, "method": method, "budget": budget}
-            try:
-                r = tb.run_method(name, method, args.runs, budget=budget,
-                                  budget_scope="activations" if args.smoke else "step",
-                                  profile="h200", objective="time", exact_engines=False)
-                row.update(saved=r["saved"], peak=r["peak"], seconds=r["seconds"])
-                if method == "ckpt-opt":
-                    g = [e for e in r["backend"].report.graphs if e.planned][0]
-                    row.update(predicted_peak=g.predicted_peak, predicted_saved=g.predicted_saved,
-                               budget_bytes=g.budget_bytes, overhead=g.overhead)
-            except Exception as e:  # noqa: BLE001 - a row says what failed
-                text = [ln for ln in str(e).splitlines() if ln.strip()]
-                why = next((ln for ln in text if " error: " in ln),
-                           next((ln for ln in text if "Error:" in ln), text[-1] if text else ""))
-                row["error"] = f"{type(e).__name__}: {why.strip()[:240]}"
-            row["wall"] = time.time() - t0
+            if isolate:
+                row = _row_in_child(name, method, budget, args.runs)
+            else:
+                row = measure_row(name, method, budget, args.runs, args.smoke)
+                gc.collect()
             results["rows"].append(row)
             print(json.dumps(row), flush=True)
     return results
@@ -107,17 +146,18 @@ def table(results) -> str:
     gib = 2 ** 30
     lines = [f"{results['machine']}, torch {results['torch']}"
              + (" (smoke run on the CPU: no peaks)" if results.get("smoke") else ""), "",
-             "| model | method | budget | saved GiB | peak GiB (measured) | predicted peak GiB | "
-             "measured / predicted | step s |", "|---|---|---|---|---|---|---|---|"]
+             "| model | method | budget | saved GiB | allocated at the step's start GiB | peak GiB (measured) | "
+             "predicted peak GiB | measured / predicted | step s |", "|---|---|---|---|---|---|---|---|---|"]
     for r in results["rows"]:
         if "error" in r:
-            lines.append(f"| {r['model']} | {r['method']} | {r.get('budget') or ''} | {r['error']} | | | | |")
+            lines.append(f"| {r['model']} | {r['method']} | {r.get('budget') or ''} | {r['error']} | | | | | |")
             continue
         peak = f"{r['peak'] / gib:.2f}" if r.get("peak") else "-"
         pred = f"{r['predicted_peak'] / gib:.2f}" if r.get("predicted_peak") else ""
         ratio = f"{r['peak'] / r['predicted_peak']:.3f}" if r.get("peak") and r.get("predicted_peak") else ""
+        start = f"{r['start'] / gib:.3f}" if r.get("start") is not None else "-"
         lines.append(f"| {r['model']} | {r['method']} | {r.get('budget') or ''} | {r['saved'] / gib:.3f} | "
-                     f"{peak} | {pred} | {ratio} | {r['seconds']:.3f} |")
+                     f"{start} | {peak} | {pred} | {ratio} | {r['seconds']:.3f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -128,10 +168,19 @@ def main(argv=None):
     ap.add_argument("--budgets", default="0.8x,0.5x,0.3x")
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes on the CPU (no GPU needed)")
+    ap.add_argument("--in-process", action="store_true",
+                    help="every method in this process (the default on the GPU: one process each)")
+    ap.add_argument("--row", nargs=3, metavar=("MODEL", "METHOD", "BUDGET"),
+                    help="measure one row in this process and print it as JSON (what each child does)")
     args = ap.parse_args(argv)
     if not args.smoke and not torch.cuda.is_available():
         print("torch_check.py: no CUDA device (use --smoke to check the script on the CPU)", file=sys.stderr)
         return 2
+    if args.row:
+        _setup(args.smoke)
+        name, method, budget = args.row
+        print(json.dumps(measure_row(name, method, budget or None, args.runs, args.smoke)), flush=True)
+        return 0
     results = run(args)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "results.json"), "w") as f:

@@ -125,12 +125,52 @@ def planned_saved(backend):
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
+def _origin(frames):
+    """A short name for where a block was allocated: the first frame (from
+    the innermost) in a library workspace or handle (cuBLAS, cuBLASLt,
+    cuDNN), else the fx node, else the innermost Python frame."""
+    for f in frames:
+        name = f.get("name", "")
+        if re.search(r"[Ww]orkspace|cublas|Cublas|CUDABlas|cudnn|Cudnn", name):
+            return name[:120]
+    where = _fx_frame(frames)
+    if where is not None:
+        return f"{where[0]} graph: {where[1]} ({where[2]})"
+    for f in frames:
+        if f.get("filename", "").endswith(".py"):
+            return f"{os.path.basename(f['filename'])}:{f.get('line')} {f.get('name', '')}"
+    return frames[0].get("name", "?")[:120] if frames else "?"
+
+
+def held_from_warmup(events):
+    """Blocks allocated by the warm-up step(s) and still live when the
+    measured step starts, as origin -> bytes (parameters and inputs, which
+    exist before the history starts, are not among them)."""
+    live = {}
+    for e in events:
+        if e.get("action") == "alloc":
+            live[e["addr"]] = (e["size"], _origin(e.get("frames", [])))
+        elif e.get("action") == "free_requested":
+            live.pop(e["addr"], None)
+    out = defaultdict(int)
+    for size, origin in live.values():
+        out[origin] += size
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
 def measure(name, budget, runs_before=1):
     spec = torch_check._spec_factory(torch_check.GPU_SIZES)(name)
     model = spec.model
     backend = ckpt_torch.backend(budget, budget_scope="step", profile="h200", objective="time",
                                  exact_engines=False, time_limit=5)
     compiled = torch.compile(model, backend=backend, fullgraph=True)
+    device = torch.cuda.current_device()
+    tensors = list(model.parameters()) + list(model.buffers()) + [x for x in spec.inputs if torch.is_tensor(x)]
+    params_inputs = sum(t.untyped_storage().nbytes() for t in {t.untyped_storage().data_ptr(): t
+                                                                 for t in tensors}.values())
+    # The history starts before the warm-up, with C++ frames, so that what
+    # the warm-up leaves allocated (library workspaces) is named.
+    torch.cuda.memory._record_memory_history(max_entries=1_000_000, stacks="all")
     for _ in range(runs_before):  # compile and warm up (cuBLAS, cuDNN handles)
         for p in model.parameters():
             p.grad = None
@@ -138,15 +178,17 @@ def measure(name, budget, runs_before=1):
     for p in model.parameters():
         p.grad = None
     torch.cuda.synchronize()
+    first = len(torch.cuda.memory._snapshot()["device_traces"][device])
     torch.cuda.reset_peak_memory_stats()
     start = torch.cuda.memory_allocated()
-    torch.cuda.memory._record_memory_history(max_entries=1_000_000, stacks="python")
     compiled(*spec.inputs).backward()
     torch.cuda.synchronize()
     snapshot = torch.cuda.memory._snapshot()
     torch.cuda.memory._record_memory_history(enabled=None)
     measured = torch.cuda.max_memory_allocated()
-    events = snapshot["device_traces"][torch.cuda.current_device()]
+    trace = snapshot["device_traces"][device]
+    held = held_from_warmup(trace[:first])
+    events = trace[first:]
     peak, at, blocks = peak_detail(events, start)
     groups = defaultdict(int)
     nodes = defaultdict(int)
@@ -157,7 +199,8 @@ def measure(name, budget, runs_before=1):
             graph, node, op = where
             groups[f"{graph} graph"] += size
             nodes[(graph, node, op)] += size
-    groups["before the step (parameters, inputs)"] = start
+    groups["before the step: parameters, buffers, inputs"] = params_inputs
+    groups["before the step: left by the warm-up step"] = start - params_inputs
     g = [e for e in backend.report.graphs if e.planned][0]
     peak_event = events[at] if at >= 0 else {}
     return {
@@ -166,6 +209,7 @@ def measure(name, budget, runs_before=1):
         "measured_saved": g.measured_saved, "budget_bytes": g.budget_bytes,
         "peak_at": _fx_frame(peak_event.get("frames", [])), "events": len(events),
         "groups": dict(sorted(groups.items(), key=lambda kv: -kv[1])),
+        "held_from_warmup": held,
         "largest": [[b, list(w)] for w, b in sorted(nodes.items(), key=lambda kv: -kv[1])[:40]],
         "report": str(backend.report),
         "saved_measured_by_node": saved_at_backward(events),
@@ -180,6 +224,10 @@ def table(r) -> str:
              f"{(r['measured_saved'] or 0) / GIB:.2f}, predicted {(r['predicted_saved'] or 0) / GIB:.2f} GiB; "
              f"the peak is at {r['peak_at']}", "", "| live at the peak | GiB |", "|---|---|"]
     lines += [f"| {k} | {v / GIB:.3f} |" for k, v in r["groups"].items()]
+    held = r.get("held_from_warmup") or {}
+    if held:
+        lines += ["", "| left by the warm-up step, by origin | MiB |", "|---|---|"]
+        lines += [f"| {k} | {v / 2 ** 20:.2f} |" for k, v in held.items()]
     lines += ["", "| graph | node | op | GiB |", "|---|---|---|---|"]
     lines += [f"| {w[0]} | {w[1]} | {w[2]} | {b / GIB:.3f} |" for b, w in r["largest"][:25]]
     return "\n".join(lines) + "\n"

@@ -8,6 +8,7 @@ bytes the forward saves, measured, are what the plan predicts (within 1%)
 and within the budget."""
 
 import copy
+import json
 import os
 import subprocess
 import sys
@@ -334,6 +335,13 @@ def test_gpu_check_script_smoke(tmp_path):
     rows = [ln for ln in text.splitlines() if ln.startswith("| gpt2 |")]
     assert [r.split("|")[2].strip() for r in rows] == ["none", "budget 0.5", "ckpt/block", "ckpt-opt"], text
     assert "Error" not in text, text
+    # one row in a process of its own (how the GPU run isolates each method)
+    proc = subprocess.run([sys.executable, os.path.join(root, "bench", "gpu", "torch_check.py"), "--smoke",
+                           "--row", "gpt2", "none", "", "--runs", "0"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    row = json.loads(proc.stdout.splitlines()[-1])
+    assert row["model"] == "gpt2" and row["method"] == "none" and row["saved"] > 0 and "error" not in row, row
     # without a device the real check refuses
     if not torch.cuda.is_available():
         proc = subprocess.run([sys.executable, os.path.join(root, "bench", "gpu", "torch_check.py"),
@@ -381,3 +389,13 @@ def test_peak_replay_names_the_nodes_live_at_the_peak():
     assert sorted(live, key=lambda b: b[0]) == [(7, None), (50, ("backward", "mul_tensor", "aten.mul")),
                                                 (100, ("forward", "mul_tensor", "aten.mul"))]
     assert torch_peak.saved_at_backward(events) == {"mul_tensor (aten.mul)": 100}
+    # What a warm-up step leaves allocated, by origin: a library workspace
+    # by its C++ frame, a graph's block by its node.
+    warm = [{"action": "alloc", "addr": 8, "size": 32,
+             "frames": [{"name": "c10::cuda::CUDACachingAllocator::raw_alloc", "filename": "alloc.cpp", "line": 1},
+                        {"name": "at::cuda::getCUDABlasLtWorkspace()", "filename": "CUDABlas.cpp", "line": 9}]},
+            {"action": "alloc", "addr": 9, "size": 5, "frames": frame(fw, "add")},
+            {"action": "free_requested", "addr": 9, "size": 5},
+            {"action": "alloc", "addr": 10, "size": 6, "frames": frame(bw, "add")}]
+    assert torch_peak.held_from_warmup(warm) == {"at::cuda::getCUDABlasLtWorkspace()": 32,
+                                                 "backward graph: add_tensor (aten.add)": 6}
