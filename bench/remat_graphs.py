@@ -105,6 +105,13 @@ def solve(args, graph, engine, budget, tmp):
         return {"engine": engine, "plan": False, "milp": "timeout",
                 "killed": True, "wall_seconds": args.kill_after}
     wall = time.monotonic() - start
+    if proc.returncode not in (0, 1):
+        # A crash (a signal, or an exit status ckpt-opt never uses) is a bug,
+        # not a cell without a plan: it must never read as "infeasible".
+        how = ("signal %d" % -proc.returncode if proc.returncode < 0
+               else "exit status %d" % proc.returncode)
+        sys.exit("ckpt-opt crashed (%s) on %s, engine %s, budget %s:\n%s\n%s"
+                 % (how, graph, engine, limit, " ".join(cmd), proc.stderr[-3000:]))
     cell = {"engine": engine, "wall_seconds": round(wall, 3)}
     match = PLAN.search(proc.stderr)
     if proc.returncode != 0 or not match:

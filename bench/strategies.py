@@ -39,6 +39,10 @@ def run(ckpt_opt, graph, strategy, budget):
     proc = subprocess.run([ckpt_opt, graph, f"--ckpt-place-checkpoints={options}",
                            "-o", "/dev/null"], capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        # A crash is a bug, never a cell without a plan.
+        sys.exit(f"ckpt-opt crashed (exit status {proc.returncode}) on {graph}, "
+                 f"{options}:\n{proc.stderr[-3000:]}")
     match = PLAN.search(proc.stderr)
     if proc.returncode != 0 or not match:
         return None

@@ -12,6 +12,10 @@ import sys
 
 PLAN = re.compile(r"checkpoint plan: strategy=(\w+) peak=(\d+) \(no-recompute (\d+)\) "
                   r"budget=(\w+) recomputed-ops=(\d+) overhead=([0-9.]+)")
+# What placement says when no plan fits the budget (a budgeted strategy, or a
+# baseline whose plan is over it).
+NO_PLAN = re.compile(r"error: ckpt-place-checkpoints: (strategy '\w+' found no plan within the budget"
+                     r"|the '\w+' plan needs .* at its peak, over the budget)")
 
 
 def plan(ckpt_opt, graph, strategy, budget=None):
@@ -19,9 +23,15 @@ def plan(ckpt_opt, graph, strategy, budget=None):
     proc = subprocess.run([ckpt_opt, graph, f"--ckpt-place-checkpoints={options}",
                            "-o", "/dev/null"], capture_output=True, text=True)
     match = PLAN.search(proc.stderr)
-    if proc.returncode != 0 or not match:
-        return None
-    _, peak, _, limit, _, overhead = match.groups()
+    if proc.returncode == 0 and match:
+        _, peak, _, limit, _, overhead = match.groups()
+    elif proc.returncode == 1 and NO_PLAN.search(proc.stderr):
+        return None  # no plan within the budget: the tool says so
+    else:
+        # A crash, an unknown exit status or an error of another kind is a
+        # failure of this check, never a budget without a plan.
+        raise SystemExit(f"FAIL: {strategy} at {budget}: ckpt-opt exited with {proc.returncode} "
+                         f"without a plan or a no-plan error:\n{proc.stderr[-2000:]}")
     if limit != "none" and int(peak) > int(limit):
         raise SystemExit(f"FAIL: {strategy} at {budget}: peak {peak} > budget {limit}")
     return int(peak), float(overhead)

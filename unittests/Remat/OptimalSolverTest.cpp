@@ -10,6 +10,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <cstdio>
 #include <random>
 
 using namespace mlir::ckpt::remat;
@@ -226,6 +228,7 @@ TEST(Optimal, RandomDagProperties) {
 // optimum, and proves infeasibility only where the MILP finds none.
 TEST(LowerBound, BelowTheMilpOptimum) {
   std::mt19937 rng(5);
+  int compared = 0, provedInfeasible = 0;
   for (int trial = 0; trial < 80; ++trial) {
     Problem problem = randomTrainingDag(rng, 3 + trial % 6);
     int64_t budget = randomBudgetAboveFloor(rng, problem);
@@ -239,11 +242,24 @@ TEST(LowerBound, BelowTheMilpOptimum) {
       milpOptions.start = &chain.schedule;
     SolveResult milp = solveMilp(problem, budget, milpOptions);
     SCOPED_TRACE(describe(problem, budget) + describe(milp));
+    if (std::isinf(bound.totalCost)) {
+      ++provedInfeasible;
+      EXPECT_FALSE(milp.hasSchedule()) << "the bound proved a feasible cell infeasible";
+    }
     if (milp.hasSchedule()) {
+      ++compared;
       EXPECT_LE(bound.totalCost, milp.cost + 1e-9);
       EXPECT_LE(bound.memoryFloor, milp.peakBytes);
     }
   }
+  std::printf("lower bound vs MILP: %d of 80 cells compared, %d proved "
+              "infeasible by the bound\n",
+              compared, provedInfeasible);
+  // Where the segment-chain engine has a plan, the MILP starts from it and
+  // returns at least that; the rest must be found within 10 s (measured: 75
+  // of 80 cells compared, the bound proved none infeasible). A bound or a
+  // MILP that stops finding plans fails here, not silently.
+  EXPECT_GE(compared, 70);
 }
 
 } // namespace
@@ -255,7 +271,7 @@ namespace {
 // before completing the start on a loaded machine; the start is kept then).
 TEST(Milp, StartsFromAHeuristicPlan) {
   std::mt19937 rng(3);
-  int started = 0, returned = 0;
+  int started = 0;
   for (int trial = 0; trial < 20; ++trial) {
     Problem problem = randomTrainingDag(rng, 6 + trial % 5);
     int64_t peak = noRecomputePeak(problem);
@@ -274,14 +290,18 @@ TEST(Milp, StartsFromAHeuristicPlan) {
         std::string::npos)
       continue; // not in stage form
     ++started;
-    ASSERT_TRUE(milp.hasSchedule());
-    ++returned;
+    // Each check fails on its own: a started MILP that returns nothing, one
+    // that returns a plan costlier than its start, a bound above the plan.
+    EXPECT_TRUE(milp.hasSchedule()) << "the MILP lost its start";
+    if (!milp.hasSchedule())
+      continue;
     EXPECT_LE(milp.cost, chain.cost + 1e-9);
     EXPECT_LE(milp.lowerBound, milp.cost + 1e-9);
   }
-  EXPECT_GT(started, 8);
-  EXPECT_GT(returned, 0);
-  EXPECT_GT(started, 6);
+  std::printf("MILP started from the chain plan on %d of 20 trials\n", started);
+  // The start is used wherever the chain plan is in stage form (measured:
+  // 10 of 20 trials); a start that is never used fails here.
+  EXPECT_GE(started, 9);
 }
 
 } // namespace
