@@ -5,6 +5,7 @@ with Debian's torch 1.13, which has no transformers."""
 
 import json
 import os
+import re
 import subprocess
 import warnings
 
@@ -70,6 +71,14 @@ def test_exports_imports_and_verifies(name, tmp_path):
     if r.returncode != 0:
         assert "every plan needs at least" in r.stderr, r.stderr[-3000:]
         assert "recomputation can reduce only" in r.stderr, r.stderr[-3000:]
+    # the baselines users know each lower the activation peak (issue 27 item 5)
+    for strategy in ("full", "sqrt"):
+        r = subprocess.run([CKPT_OPT, str(path), f"--ckpt-place-checkpoints=strategy={strategy} "
+                            "budget-scope=activations explain=true", "-o", os.devnull],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-3000:]
+        m = re.search(r"checkpoint plan: strategy=\w+ peak=(\d+) \(no-recompute (\d+)\)", r.stderr)
+        assert m and int(m.group(1)) < int(m.group(2)), (strategy, r.stderr[-3000:])
 
 
 # PyTorch-measured saved bytes against ckpt-opt's saved activations

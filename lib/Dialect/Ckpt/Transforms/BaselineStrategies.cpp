@@ -5,8 +5,10 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
+#include "ckpt/Remat/ForwardStructure.h"
 #include "ckpt/Remat/KeptSetSchedules.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -99,12 +101,59 @@ mlir::ckpt::dropAttentionCores(func::FuncOp func,
   return drop;
 }
 
+/// Whether module scopes give the blocks users checkpoint: at least two
+/// blocks hold two or more recomputable nodes each. (An MLP whose
+/// activations are called outside `layers.N`, or a VGG whose every
+/// `nn.Sequential` child is a block of one op, has no such blocks.)
+static bool scopesGiveBlocks(const RematProblemWithOrigins &p,
+                             const std::vector<int32_t> &blockOf) {
+  llvm::DenseMap<int32_t, int32_t> recomputable;
+  for (size_t i = 0; i < blockOf.size(); ++i)
+    if (blockOf[i] >= 0 && p.problem.nodes[i].recomputable)
+      ++recomputable[blockOf[i]];
+  int32_t blocks = 0;
+  for (const auto &entry : recomputable)
+    blocks += entry.second >= 2 ? 1 : 0;
+  return blocks >= 2;
+}
+
+std::vector<int32_t>
+mlir::ckpt::getFullRecomputationBlocks(const RematProblemWithOrigins &p) {
+  std::vector<int32_t> blocks = getNodeBlocks(p);
+  if (scopesGiveBlocks(p, blocks))
+    return blocks;
+  // The repeated structure: ops are of the same kind when they have the
+  // same name.
+  llvm::StringMap<int32_t> kindIds;
+  std::vector<int32_t> kindOf;
+  kindOf.reserve(p.origins.size());
+  for (const NodeOrigin &origin : p.origins)
+    kindOf.push_back(
+        kindIds.try_emplace(origin.op->getName().getStringRef(), kindIds.size())
+            .first->second);
+  return remat::findRepeatedBlocks(p.problem, kindOf);
+}
+
+std::vector<bool>
+mlir::ckpt::dropFullRecomputation(const RematProblemWithOrigins &p) {
+  return remat::dropInsideBlocks(p.problem, getFullRecomputationBlocks(p));
+}
+
+std::vector<bool>
+mlir::ckpt::dropSqrtSegments(const RematProblemWithOrigins &p) {
+  return remat::dropInsideBlocks(
+      p.problem, remat::groupBlocksIntoSqrtSegments(
+                     remat::segmentsBetweenCutPoints(p.problem)));
+}
+
 std::vector<std::vector<bool>>
 mlir::ckpt::getBaselineDropSets(func::FuncOp func,
                                 const RematProblemWithOrigins &p) {
-  std::vector<int32_t> blocks = getNodeBlocks(p);
-  return {remat::dropInsideBlocks(p.problem, blocks),
-          remat::dropInsideBlocks(p.problem,
-                                  remat::groupBlocksIntoSqrtSegments(blocks)),
-          dropAttentionCores(func, p)};
+  // Also sqrt(N) over the module blocks: a start the budget-driven searches
+  // profit from where blocks span several cut-point segments (a U-Net's
+  // skip connections leave it few cut points).
+  return {dropFullRecomputation(p), dropSqrtSegments(p),
+          dropAttentionCores(func, p),
+          remat::dropInsideBlocks(
+              p.problem, remat::groupBlocksIntoSqrtSegments(getNodeBlocks(p)))};
 }

@@ -152,10 +152,9 @@ FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
   if (strategy == "none")
     return std::vector<bool>(n, false);
   if (strategy == "full")
-    return remat::dropInsideBlocks(p.problem, getNodeBlocks(p));
+    return dropFullRecomputation(p);
   if (strategy == "sqrt")
-    return remat::dropInsideBlocks(
-        p.problem, remat::groupBlocksIntoSqrtSegments(getNodeBlocks(p)));
+    return dropSqrtSegments(p);
   if (strategy == "selective")
     return dropAttentionCores(func, p);
   emitError(UnknownLoc::get(func.getContext()))

@@ -1,7 +1,10 @@
 //===- BaselineStrategies.h - What users know: full, sqrt, selective -*- C++ -*-//
 //
-// The drop decisions of the baseline strategies, read off the IR: blocks from
-// the exporter's module scopes, and Megatron-LM's attention cores.
+// The drop decisions of the baseline strategies users know, read off the IR:
+// `full` checkpoints every block (the exporter's module scopes, `layers.N`,
+// or else the forward pass's repeated structure, ForwardStructure.h), `sqrt`
+// is Chen et al.'s sqrt(N) on the forward cut points, and `selective` is
+// Megatron-LM's recomputation of attention cores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +35,28 @@ std::string getModuleScope(Location loc);
 std::vector<bool> dropAttentionCores(func::FuncOp func,
                                      const RematProblemWithOrigins &problem);
 
-/// The drop sets of `full`, `sqrt` and `selective`, in that order.
+/// The blocks of `full`: the module-scope blocks (`getNodeBlocks`) when at
+/// least two of them hold two or more recomputable nodes; otherwise the
+/// forward pass's repeated blocks (`remat::findRepeatedBlocks`, ops of the
+/// same name being of the same kind).
+std::vector<int32_t>
+getFullRecomputationBlocks(const RematProblemWithOrigins &problem);
+
+/// Drop decisions of `full`: everything inside each block of
+/// `getFullRecomputationBlocks` but what another block reads (as
+/// `torch.utils.checkpoint` around each block).
+std::vector<bool> dropFullRecomputation(const RematProblemWithOrigins &problem);
+
+/// Drop decisions of `sqrt` (Chen et al. 2016): the forward segments between
+/// cut points grouped into ceil(sqrt(N)) consecutive segments each, keeping
+/// only the last cut point of each group; the tail after the last cut point
+/// is kept (as `checkpoint_sequential` runs its last part unchecked).
+std::vector<bool> dropSqrtSegments(const RematProblemWithOrigins &problem);
+
+/// The drop sets of `full`, `sqrt` and `selective`, in that order, then
+/// sqrt(N) segments of module blocks: the starts of the budget-driven
+/// searches (`greedy`, `optimal`), which never cost more than a start that
+/// fits.
 std::vector<std::vector<bool>>
 getBaselineDropSets(func::FuncOp func, const RematProblemWithOrigins &problem);
 
