@@ -2,7 +2,8 @@
 //
 // Placement, then the memory plan. With a budget, the arena (not the
 // simulated peak) is what must fit: a small driver pass re-runs placement
-// with a tightened target when the planned arena is over.
+// with a target tightened by what packing lost when the planned arena is
+// over, and reports the smallest arena when none fits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
+#include "ckpt/Plan/MemoryPlan.h"
 #include "ckpt/Remat/Budget.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -28,7 +30,7 @@ namespace {
 struct FitSettings {
   PlaceCheckpointsPassOptions place;
   PlanMemoryPassOptions plan;
-  unsigned maxResolves = 3;
+  unsigned maxResolves = 8;
 };
 
 /// Places checkpoints and plans memory for every function; with a budget,
@@ -93,14 +95,16 @@ ModuleOp FitArenaPass::attempt(func::FuncOp func,
 
 /// Bytes the arena holds outside `scope` at most: nothing in `step`; in
 /// `activations`, the arguments, the device workspace and every buffer
-/// returned as a parameter gradient.
-static int64_t outOfScopeBytes(const MemoryTimeline &t, BudgetScope scope) {
+/// returned as a parameter gradient, each as the arena holds it (rounded up
+/// to `alignment`: that padding is theirs, not the activations').
+static int64_t outOfScopeBytes(const MemoryTimeline &t, BudgetScope scope,
+                               int64_t alignment) {
   if (scope == BudgetScope::Step)
     return 0;
-  int64_t bytes = t.deviceWorkspace;
+  int64_t bytes = plan::alignUp(t.deviceWorkspace, alignment);
   for (const Buffer &buffer : t.buffers)
     if (!countsInScope(buffer.kind, scope))
-      bytes = addSat(bytes, buffer.bytes);
+      bytes = addSat(bytes, plan::alignUp(buffer.bytes, alignment));
   return bytes;
 }
 
@@ -119,14 +123,21 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
     if (budget && succeeded(timeline)) {
       BudgetScope scope = settings.place.budgetScope;
       target = budget->resolve(computeScopedPeak(*timeline, scope).bytes);
-      limit = addSat(target, outOfScopeBytes(*timeline, scope));
+      limit = addSat(target, outOfScopeBytes(*timeline, scope,
+                                                   settings.plan.alignment));
     }
     // Otherwise placement reports the bad budget itself.
   }
 
   PlaceCheckpointsPassOptions place = settings.place;
   const int64_t initialTarget = target;
-  int64_t lastArena = -1;
+  // The smallest arena planned so far: what the error reports when none
+  // fits (a tightened target can pack worse than a looser one).
+  int64_t lastArena = -1, bestArena = -1;
+  // The tightest target whose plan was over the limit, and the loosest one
+  // below it where placement found no plan (-1: none yet): a fitting arena,
+  // if any, lies between them.
+  int64_t overTarget = target, noPlanTarget = -1;
   unsigned resolves = 0;
   std::string summary;
   for (;; ++resolves) {
@@ -136,61 +147,85 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
       if (!scratch)
         return failure();
     } else {
-      // A tightened target may be infeasible: then the previous miss is the
-      // answer, so placement's own diagnostics are not shown.
+      // A tightened target may be infeasible: then a looser one is tried
+      // next, so placement's own diagnostics are not shown.
       ScopedDiagnosticHandler quiet(&getContext(),
                                     [](Diagnostic &) { return success(); });
       scratch = attempt(func, place, summary);
-      if (!scratch)
-        break;
     }
-    auto planned = cast<func::FuncOp>(scratch.getBody()->front());
-    auto arena = planned->getAttrOfType<IntegerAttr>(
-        CkptDialect::getArenaSizeAttrName());
-    lastArena = arena ? arena.getInt() : 0;
-    if (limit < 0 || lastArena <= limit) {
-      if (resolves > 0)
-        emitRemark(func.getLoc())
-            << "ckpt-pipeline: the arena fits the budget of " << limit
-            << " bytes after " << resolves
-            << " re-solves (placement target " << target << " bytes, arena "
-            << lastArena << " bytes)";
-      if (!summary.empty()) {
-        InFlightDiagnostic said = emitRemark(UnknownLoc::get(&getContext()));
-        said << summary;
+    int64_t packingLoss = 0;
+    if (scratch) {
+      auto planned = cast<func::FuncOp>(scratch.getBody()->front());
+      auto arena = planned->getAttrOfType<IntegerAttr>(
+          CkptDialect::getArenaSizeAttrName());
+      lastArena = arena ? arena.getInt() : 0;
+      if (bestArena < 0 || lastArena < bestArena)
+        bestArena = lastArena;
+      if (limit < 0 || lastArena <= limit) {
         if (resolves > 0)
-          said << "\n  (ckpt-pipeline placed under a target below budget="
-               << settings.place.budget << " so that the arena fits it)";
+          emitRemark(func.getLoc())
+              << "ckpt-pipeline: the arena fits the budget of " << limit
+              << " bytes after " << resolves
+              << " re-solves (placement target " << target << " bytes, arena "
+              << lastArena << " bytes)";
+        if (!summary.empty()) {
+          InFlightDiagnostic said = emitRemark(UnknownLoc::get(&getContext()));
+          said << summary;
+          if (resolves > 0)
+            said << "\n  (ckpt-pipeline placed under a target below budget="
+                 << settings.place.budget << " so that the arena fits it)";
+        }
+        // Keep the planned copy in place of the original.
+        planned->moveBefore(func);
+        func.erase();
+        scratch.erase();
+        return success();
       }
-      // Keep the planned copy in place of the original.
-      planned->moveBefore(func);
-      func.erase();
+      // What packing added to the plan's peak (alignment, fragmentation):
+      // the planned copy's whole-step peak against its arena.
+      if (FailureOr<MemoryTimeline> t = computeMemoryTimeline(planned);
+          succeeded(t))
+        packingLoss = std::max<int64_t>(
+            0, lastArena - computeScopedPeak(*t, BudgetScope::Step).bytes);
       scratch.erase();
-      return success();
+      overTarget = target;
+    } else {
+      noPlanTarget = target;
     }
-    scratch.erase();
     if (resolves == settings.maxResolves)
       break;
-    // Lower the target by the excess and place again, in the scope's terms:
-    // by at least one alignment unit (a smaller cut changes nothing the
-    // arena can show), doubling with every miss.
-    int64_t cut = std::max<int64_t>(lastArena - limit, settings.plan.alignment);
-    target -= cut << resolves;
+    // The next target, in the scope's terms. Until placement fails, below
+    // the budget by what the packer lost (doubling with every miss), so that
+    // a plan that packs as this one did fits, and at least one alignment
+    // unit below the last; then halfway between the tightest target over
+    // the limit and the loosest without a plan.
+    const int64_t alignment = settings.plan.alignment;
+    if (noPlanTarget < 0) {
+      int64_t lost = std::max<int64_t>(packingLoss, alignment);
+      target = std::min(overTarget - alignment,
+                        initialTarget - (lost << resolves));
+    } else {
+      if (overTarget - noPlanTarget <= alignment)
+        break;
+      target = noPlanTarget + (overTarget - noPlanTarget) / 2;
+    }
     if (target <= 0)
       break;
     place.budget = std::to_string(target) + "B";
   }
-  int64_t excess = lastArena - limit;
+  int64_t excess = bestArena - limit;
   InFlightDiagnostic diag = emitError(func.getLoc());
-  diag << "ckpt-pipeline: the planned arena of " << formatBytes(lastArena)
-       << " (" << lastArena << " bytes) exceeds the budget of "
+  diag << "ckpt-pipeline: the planned arena of " << formatBytes(bestArena)
+       << " (" << bestArena << " bytes) exceeds the budget of "
        << formatBytes(limit) << " (" << limit << " bytes) by " << excess
        << " bytes ("
        << llvm::formatv("{0:f2}",
                         100.0 * static_cast<double>(excess) /
                             static_cast<double>(std::max<int64_t>(limit, 1)))
               .str()
-       << "%) after " << resolves << " re-solves with tightened targets";
+       << "%) after " << resolves
+       << " re-solves with tightened targets (the smallest of the arenas "
+          "planned)";
   if (settings.place.budgetScope != BudgetScope::Step)
     diag.attachNote(func.getLoc())
         << "the arena holds the whole step: its budget is the budget-scope="
@@ -221,6 +256,8 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
   FitSettings settings;
   settings.place = place;
   settings.plan.alignment = options.alignment;
+  // Placement counts buffers as the plan will hold them.
+  settings.place.alignment = options.alignment;
   settings.plan.inPlace = options.inPlace;
   settings.plan.verify = options.verifyPlan;
   settings.maxResolves = options.maxResolves;

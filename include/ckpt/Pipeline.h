@@ -79,17 +79,19 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
       *this, "max-resolves",
       llvm::cl::desc("How many times placement is re-run with a tightened "
                      "target when the planned arena exceeds the budget"),
-      llvm::cl::init(3)};
+      llvm::cl::init(8)};
 };
 
 /// Adds the ckpt pipeline to `pm` (anchored on `builtin.module`): checkpoint
 /// placement under the budget on every function, with the result re-checked
 /// by the memory simulation, then (with `plan-memory`) the memory plan. With
 /// a budget, the planned arena must fit it: if fragmentation or alignment
-/// push it over, placement is re-run from the original function with the
-/// target lowered by the excess (at least one alignment unit, doubling with
-/// every miss), at most `max-resolves` times, and the
-/// pipeline fails saying by how much the arena misses the budget. With
+/// push it over, placement is re-run from the original function under a
+/// target below the budget by what packing lost (doubling with every miss);
+/// once a target has no plan, the next lies halfway between it and the
+/// tightest target whose arena was over; at most `max-resolves` times, after
+/// which the pipeline fails saying by how much the smallest arena planned
+/// misses the budget. With
 /// `device-workspace`, `ckpt-reserve-device-workspace` first marks every
 /// function with the device scratch its runtime holds, so the peak, the
 /// budget and the plan include it. Code generation (`--emit=`) is run by the

@@ -82,6 +82,9 @@ private:
   /// overhead, set by the solve methods for the summary.
   std::string solvedEngine;
   std::optional<double> solvedBound;
+  /// The no-recompute peak in the scope that fractions refer to (exact
+  /// sizes, also with `alignment`), set before any strategy runs.
+  int64_t referencePeak = 0;
 
   /// Reports that no plan fits `limit`, with the floor every plan needs,
   /// when an engine proved that nothing fits, its `proof`, and with
@@ -396,9 +399,7 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
   // The floor is also given as a fraction of the no-recompute peak in the
   // scope: the terms a `0.5x` budget is written in.
-  int64_t reference = std::max<int64_t>(
-      1, remat::evaluateSchedule(p.problem, remat::Schedule::identity(p.problem))
-             .peakBytes);
+  int64_t reference = std::max<int64_t>(1, referencePeak);
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
@@ -413,6 +414,11 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
        << floor.bytes << " bytes, "
        << llvm::formatv("{0:f3}", double(floor.bytes) / double(reference))
        << "x of the no-recompute peak) in this scope";
+  if (alignment > 1)
+    diag.attachNote(func.getLoc())
+        << "every buffer is counted rounded up to alignment="
+        << static_cast<int64_t>(alignment)
+        << " bytes, as the memory plan holds it";
   if (peakOp)
     diag.attachNote(peakOp->getLoc()) << "the plan's peak occurs while this "
                                          "op runs";
@@ -482,9 +488,17 @@ void PlaceCheckpointsPass::runOnOperation() {
     return signalPassFailure();
   }
 
+  if (alignment < 1 || alignment > (int64_t(1) << 30) ||
+      !llvm::isPowerOf2_64(alignment)) {
+    emitError(optionsLoc) << "ckpt-place-checkpoints: alignment="
+                          << static_cast<int64_t>(alignment)
+                          << " is not a power of two from 1 to 1073741824";
+    return signalPassFailure();
+  }
   RematProblemOptions options;
   options.costModel = model ? &*model : nullptr;
   options.scope = budgetScope;
+  options.alignment = alignment;
   FailureOr<RematProblemWithOrigins> problem = buildRematProblem(func, options);
   if (failed(problem))
     return signalPassFailure();
@@ -493,9 +507,20 @@ void PlaceCheckpointsPass::runOnOperation() {
   // The problem counts memory in the budget's scope, so its no-recompute
   // peak is what a fraction refers to and its peaks are what the budget
   // bounds.
+  // With sizes rounded to an alignment, a fraction still refers to the exact
+  // no-recompute peak in the scope (as the pipeline's arena check resolves
+  // it); the plan's aligned peak must fit it.
+  int64_t reference = baseline.peakBytes;
+  if (alignment > 1) {
+    FailureOr<MemoryTimeline> exact = computeMemoryTimeline(func);
+    if (failed(exact))
+      return signalPassFailure();
+    reference = computeScopedPeak(*exact, budgetScope).bytes;
+  }
+  referencePeak = reference;
   int64_t limit = -1;
   if (parsedBudget)
-    limit = parsedBudget->resolve(baseline.peakBytes);
+    limit = parsedBudget->resolve(reference);
   remat::Schedule schedule;
   std::string engineNote;
   if (strategy == "exact" || strategy == "optimal" || strategy == "chain" ||
@@ -558,7 +583,7 @@ void PlaceCheckpointsPass::runOnOperation() {
   figures.scope = budgetScope;
   figures.budgetBytes = limit;
   figures.budgetText = budget;
-  figures.noRecomputePeakBytes = baseline.peakBytes;
+  figures.noRecomputePeakBytes = reference;
   figures.peakBytes = checked.bytes;
   figures.overhead = overhead;
   figures.recomputedOps = recomputedOps;

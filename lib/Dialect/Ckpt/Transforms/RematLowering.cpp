@@ -27,15 +27,20 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
   remat::Problem &problem = result.problem;
   Block &body = func.getBody().front();
   const bool wholeStep = options.scope == BudgetScope::Step;
+  const int64_t alignment = std::max<int64_t>(options.alignment, 1);
+  // A buffer's size as a plan with the alignment holds it.
+  auto held = [&](int64_t bytes) {
+    return bytes <= 0 ? int64_t(0)
+                      : addSat(bytes, alignment - 1) / alignment * alignment;
+  };
   if (wholeStep) {
     for (BlockArgument arg : body.getArguments())
       problem.fixedBytes =
-          addSat(problem.fixedBytes, getTensorBytes(arg.getType()));
+          addSat(problem.fixedBytes, held(getTensorBytes(arg.getType())));
     // The device workspace is held for the whole step, like the arguments.
     if (auto bytes = func->getAttrOfType<IntegerAttr>(
             CkptDialect::getDeviceWorkspaceAttrName()))
-      problem.fixedBytes =
-          addSat(problem.fixedBytes, std::max<int64_t>(bytes.getInt(), 0));
+      problem.fixedBytes = addSat(problem.fixedBytes, held(bytes.getInt()));
   }
   // Op results returned as parameter gradients (BufferKind::Gradient): out
   // of the activations scope for their whole lifetime.
@@ -49,7 +54,7 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
   auto weight = [&](Value result) -> int64_t {
     if (!wholeStep && gradients.contains(result))
       return 0;
-    return getTensorBytes(result.getType());
+    return held(getTensorBytes(result.getType()));
   };
 
   llvm::DenseMap<Value, int32_t> nodeOf;
@@ -88,7 +93,7 @@ mlir::ckpt::buildRematProblem(func::FuncOp func,
       node.recomputable = recomputable;
       if (res.getResultNumber() == 0) {
         node.cost = computeNodeCost(costOp, options.costModel);
-        node.workspace = cost.workspaceBytes;
+        node.workspace = held(cost.workspaceBytes);
         for (Value operand : op.getOperands()) {
           auto it = nodeOf.find(getStorageRoot(operand));
           if (it != nodeOf.end() && !llvm::is_contained(node.deps, it->second))

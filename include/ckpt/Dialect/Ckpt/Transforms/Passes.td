@@ -218,6 +218,8 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
            "Whether strategy=optimal also runs the exact engines (enumeration, MILP) on small graphs">,
     Option<"decisions", "decisions", "std::string", /*default=*/"\"\"",
            "Also write the plan's per-value decisions (saved, computations) as JSON to this file (one function only)">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"1",
+           "Count every buffer rounded up to this many bytes (a power of two), as a memory plan with this alignment holds it; a fraction budget still refers to the exact no-recompute peak (ckpt-pipeline with plan-memory sets the plan's alignment)">,
   ];
   let statistics = [
     Statistic<"numRecomputed", "recomputed-ops", "Number of recomputed ops">,

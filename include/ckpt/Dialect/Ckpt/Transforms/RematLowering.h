@@ -44,6 +44,12 @@ struct RematProblemOptions {
   /// budgets are in the scope's terms. Sizes in the IR, and so the memory
   /// plan, are unchanged.
   BudgetScope scope = BudgetScope::Step;
+  /// Every buffer (argument, op result, op workspace, device workspace) is
+  /// counted at its size rounded up to this many bytes, as a memory plan
+  /// with this alignment holds it (1: exact sizes). The pipeline sets the
+  /// plan's alignment so that a placement that fits leaves packing only the
+  /// fragmentation to lose.
+  int64_t alignment = 1;
 };
 
 /// A problem with the IR op behind every node.
