@@ -22,7 +22,9 @@
 
 #include "ckpt/Remat/ExactSolvers.h"
 
-#include "StageSpace.h"
+#include "ScheduleCheck.h"
+#include "SolveClock.h"
+#include "StageGroups.h"
 
 #include <cmath>
 #include <limits>

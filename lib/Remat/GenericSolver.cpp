@@ -1,7 +1,7 @@
 //===- GenericSolver.cpp - Rematerialization without a training form ------===//
 //
 // See GenericSolver.h for the solution space and the search. Terms used here:
-//   group   a node with its projections (StageSpace.h); one computation
+//   group   a node with its projections (StageGroups.h); one computation
 //           produces all members. Stage t computes group t for the first time.
 //   readers the stages whose group reads a member of group g, sorted, unique.
 //   gap j   of group g: the stages (start, end] with start = g (j = 0) or
@@ -16,7 +16,9 @@
 #include "ckpt/Remat/LowerBound.h"
 #include "ckpt/Remat/ReorderedSchedules.h"
 
-#include "StageSpace.h"
+#include "ScheduleCheck.h"
+#include "SolveClock.h"
+#include "StageGroups.h"
 
 #include <algorithm>
 #include <cmath>
@@ -893,6 +895,7 @@ SolveResult GenericSearch::run() {
     if (!result.schedule.order.empty() &&
         checkSchedule(problem, budget, result).empty()) {
       result.status = SolveResult::Status::Feasible;
+      result.fromEviction = true;
       result.message = "eviction simulation (the descent found no move that "
                        "lowers the peak of " +
                        std::to_string(current.peak) + " bytes)";
@@ -970,6 +973,7 @@ SolveResult GenericSearch::run() {
       checkSchedule(problem, budget, evicted).empty() &&
       evicted.cost < result.cost) {
     evicted.status = SolveResult::Status::Feasible;
+    evicted.fromEviction = true;
     evicted.message = "eviction simulation (cheaper than the gap search)";
     return evicted;
   }
@@ -1039,7 +1043,7 @@ SolveResult mlir::ckpt::remat::solveGeneric(const Problem &problem,
   result = GenericSearch(problem, budgetBytes, options).run();
   if (!result.hasSchedule() && options.tryOtherOrders) {
     SolveResult reordered =
-        solveReordered(problem, budgetBytes, options,
+        solveReordered(problem, budgetBytes, options, solveGeneric,
                        [&](const Problem &inOrder) {
                          return repairStart(inOrder, budgetBytes, options);
                        });

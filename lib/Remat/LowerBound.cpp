@@ -2,7 +2,7 @@
 
 #include "ckpt/Remat/LowerBound.h"
 
-#include "StageSpace.h"
+#include "ProblemShape.h"
 
 #include <algorithm>
 #include <iterator>
@@ -224,6 +224,23 @@ LookBackFloor mlir::ckpt::remat::computeLookBackFloor(const Problem &problem,
       floor.bytes = back;
       floor.node = x;
     }
+  }
+  return floor;
+}
+
+ProvenFloor mlir::ckpt::remat::computeProvenFloor(const Problem &problem) {
+  MemoryFloor plain = computeMemoryFloor(problem);
+  ProvenFloor floor{plain.bytes, plain.node, false};
+  CostLowerBound bound = computeCostLowerBound(problem, 0);
+  if (bound.memoryFloor > floor.bytes) {
+    floor.bytes = bound.memoryFloor;
+    floor.node = bound.floorNode;
+  }
+  LookBackFloor lookBack = computeLookBackFloor(problem);
+  floor.lookedBack = lookBack.bytes > floor.bytes;
+  if (floor.lookedBack) {
+    floor.bytes = lookBack.bytes;
+    floor.node = lookBack.node;
   }
   return floor;
 }

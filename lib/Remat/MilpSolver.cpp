@@ -2,7 +2,7 @@
 //
 // The Checkmate formulation (Jain et al., MLSys 2020, Section 4), solved with
 // CBC through its C interface. Stages are groups (a node and its
-// projections, which one computation produces together; see StageSpace.h);
+// projections, which one computation produces together; see StageGroups.h);
 // G groups, n nodes, m_i = bytes of node i in quanta, w_k = workspace.
 //
 // Variables (only where they can be nonzero; the rest are constants):
@@ -68,7 +68,10 @@
 #include "ckpt/Remat/ExactSolvers.h"
 
 #include "ChildProcess.h"
-#include "StageSpace.h"
+#include "ProblemShape.h"
+#include "ScheduleCheck.h"
+#include "SolveClock.h"
+#include "StageGroups.h"
 
 #include <coin/Cbc_C_Interface.h>
 
@@ -768,10 +771,12 @@ SolveResult solveModel(const Problem &problem, int64_t budgetBytes,
                    std::to_string(milp.matrixEntries) +
                    " entries; quantum " + std::to_string(quanta.quantum) +
                    " bytes" + roundingName(quanta.rounding);
-  if (start && Cbc_getNumCols(milp.model) > 0)
-    result.message += milp.setStart(*start, budgetBytes)
+  if (start && Cbc_getNumCols(milp.model) > 0) {
+    result.startedFromGivenSchedule = milp.setStart(*start, budgetBytes);
+    result.message += result.startedFromGivenSchedule
                           ? "; started from the given schedule"
                           : "; the given start is not in stage form";
+  }
   if (milp.constantInfeasible) {
     result.status = quanta.boundsHold() ? SolveResult::Status::Infeasible
                                         : SolveResult::Status::Unknown;
@@ -811,6 +816,7 @@ SolveResult solveRounded(const Problem &problem, int64_t budgetBytes,
       result.hasSchedule() ? &result.schedule : options.start;
   SolveResult restricted = solveModel(problem, budgetBytes, up, half, start);
   result.message += "; restriction: " + restricted.message;
+  result.startedFromGivenSchedule |= restricted.startedFromGivenSchedule;
   if (restricted.hasSchedule() &&
       (!result.hasSchedule() || restricted.cost < result.cost)) {
     result.schedule = std::move(restricted.schedule);

@@ -10,7 +10,9 @@
 #include "ckpt/Remat/BackwardSearch.h"
 #include "ckpt/Remat/WindowRepair.h"
 
-#include "StageSpace.h"
+#include "ProblemShape.h"
+#include "ScheduleCheck.h"
+#include "SolveClock.h"
 
 #include <algorithm>
 #include <limits>
@@ -377,7 +379,7 @@ Schedule mlir::ckpt::remat::replayInProblemOrder(
 
 SolveResult mlir::ckpt::remat::solveReordered(
     const Problem &problem, int64_t budgetBytes, const GenericOptions &options,
-    const RepairStartFn &repairStart) {
+    const InOrderSolveFn &solveInOrder, const RepairStartFn &repairStart) {
   detail::SolveClock clock;
   SolveResult result;
   if (!clock.accept(problem, result))
@@ -533,7 +535,7 @@ SolveResult mlir::ckpt::remat::solveReordered(
     if (isIdentity(order))
       continue;
     SolveResult there =
-        solveGeneric(renumberProblem(problem, order), budgetBytes, inner);
+        solveInOrder(renumberProblem(problem, order), budgetBytes, inner);
     tried += std::string(tried.empty() ? "" : ", ") + names[k] + ": " +
              (there.hasSchedule() ? "a plan" : "none");
     if (!there.hasSchedule())

@@ -31,7 +31,7 @@
 
 #include "ckpt/Remat/SegmentChainSolver.h"
 
-#include "StageSpace.h"
+#include "SolveClock.h"
 
 #include <algorithm>
 #include <cmath>

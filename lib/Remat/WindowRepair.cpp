@@ -8,7 +8,7 @@
 
 #include "ckpt/Remat/BackwardSearch.h"
 
-#include "StageSpace.h"
+#include "ProblemShape.h"
 
 #include <algorithm>
 #include <cmath>

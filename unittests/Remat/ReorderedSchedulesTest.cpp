@@ -180,7 +180,7 @@ TEST(ReorderedSchedules, SolveReorderedIsSound) {
     Problem problem =
         randomSingleSinkDag(rng, 4 + static_cast<int>(rng() % 30));
     int64_t budget = randomBudgetBelowPeak(rng, problem);
-    SolveResult result = solveReordered(problem, budget);
+    SolveResult result = solveReordered(problem, budget, {}, solveGeneric);
     if (!result.hasSchedule())
       continue;
     ++plans;
@@ -194,7 +194,7 @@ TEST(ReorderedSchedules, SolveReorderedIsSound) {
   // Problems it does not apply to are refused.
   Problem fixed = randomSingleSinkDag(rng, 6);
   fixed.nodes[2].recomputable = false;
-  SolveResult refused = solveReordered(fixed, 1000);
+  SolveResult refused = solveReordered(fixed, 1000, {}, solveGeneric);
   EXPECT_FALSE(refused.hasSchedule());
   EXPECT_NE(refused.message.find("recomputable"), std::string::npos);
 }

@@ -27,59 +27,13 @@
 #define CKPT_REMAT_EXACTSOLVERS_H
 
 #include "ckpt/Remat/RematProblem.h"
+#include "ckpt/Remat/SolveResult.h"
 
 #include <cstdint>
 #include <functional>
 #include <string>
 
 namespace mlir::ckpt::remat {
-
-/// What an exact engine found.
-struct SolveResult {
-  /// How far the engine got.
-  enum class Status {
-    /// `schedule` is optimal within the stage space (bound == cost).
-    Optimal,
-    /// `schedule` is within the budget; optimality was not proven.
-    Feasible,
-    /// No schedule of the stage space fits the budget.
-    Infeasible,
-    /// Nothing found or nothing proven (time limit, refused, bad problem);
-    /// `message` says why.
-    Unknown,
-  };
-
-  /// The outcome.
-  Status status = Status::Unknown;
-  /// The best schedule found (Optimal, Feasible); empty otherwise.
-  Schedule schedule;
-  /// Total cost of `schedule` (as `evaluateSchedule` computes it).
-  double cost = 0;
-  /// Peak bytes of `schedule` (as `evaluateSchedule` computes it).
-  int64_t peakBytes = 0;
-  /// A proven lower bound on the total cost of every schedule of the stage
-  /// space within the budget (+infinity when Infeasible).
-  double lowerBound = 0;
-  /// Wall-clock seconds spent.
-  double seconds = 0;
-  /// Human-readable details: model size, why nothing was found.
-  std::string message;
-  /// When Infeasible was proven by the backward search (every set of live
-  /// values within the budget visited): "backward search: " and its count,
-  /// for the user; empty for the other proofs (a memory floor, the exact
-  /// engines), which their own reports describe.
-  std::string proof;
-  /// The engine that produced `schedule` (set by `solveOptimal`).
-  std::string engine;
-
-  /// Whether `schedule` holds a schedule within the budget.
-  bool hasSchedule() const {
-    return status == Status::Optimal || status == Status::Feasible;
-  }
-};
-
-/// Returns "optimal", "feasible", "infeasible" or "unknown".
-const char *statusName(SolveResult::Status status);
 
 /// Options of `solveMilp`.
 struct MilpOptions {

@@ -76,6 +76,22 @@ LookBackFloor computeLookBackFloor(const Problem &problem,
                                    int32_t depth = kLookBackDepth,
                                    int64_t maxWork = 20'000'000);
 
+/// The largest of the proven floors on every plan's peak: a node's inputs,
+/// output and workspace with the finished outputs (`computeMemoryFloor`),
+/// the same with every non-recomputable value still to be read
+/// (`CostLowerBound::memoryFloor`), and the look-back floor.
+struct ProvenFloor {
+  /// Fixed bytes included.
+  int64_t bytes = 0;
+  /// The node that sets it (-1: only the fixed bytes).
+  int32_t node = -1;
+  /// Whether the look-back floor is the largest.
+  bool lookedBack = false;
+};
+
+/// Computes the largest proven floor of a well-formed `problem`.
+ProvenFloor computeProvenFloor(const Problem &problem);
+
 } // namespace mlir::ckpt::remat
 
 #endif // CKPT_REMAT_LOWERBOUND_H

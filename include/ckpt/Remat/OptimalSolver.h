@@ -69,8 +69,8 @@ struct OptimalOptions {
 /// means the MILP or the enumeration proved the schedule optimal within the
 /// stage space; `Infeasible` that no valid schedule fits (proven by the
 /// bound) or none of the stage space does (proven by an exact engine).
-/// `message` lists the seconds each engine took ("engine seconds
-/// bound:0.001,segment-chain:0.120,...").
+/// `engineSeconds` lists the seconds each engine took, in the order they ran
+/// (the engines and their order are a list in OptimalSolver.cpp).
 SolveResult solveOptimal(const Problem &problem, int64_t budgetBytes,
                          const OptimalOptions &options = {});
 

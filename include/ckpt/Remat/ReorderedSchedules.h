@@ -60,6 +60,13 @@ Schedule replayInProblemOrder(const Problem &problem, int64_t budgetBytes,
 /// from (such as a plan of the generic engine at a looser budget).
 using RepairStartFn = std::function<std::vector<int32_t>(const Problem &)>;
 
+/// Solves a problem in its own order under a budget with the given options:
+/// the inner engine `solveReordered` runs on each renumbered problem (the
+/// generic engine, `solveGeneric`, which in turn calls `solveReordered` when
+/// its own order has no plan; passing it in keeps the two files apart).
+using InOrderSolveFn = std::function<SolveResult(
+    const Problem &, int64_t budgetBytes, const GenericOptions &)>;
+
 /// At most this many starting schedules the engine repairs (lowest peak
 /// first) before it gives up on the window repair.
 inline constexpr int32_t kMaxRepairStarts = 2;
@@ -75,13 +82,15 @@ inline constexpr int32_t kMaxRepairStarts = 2;
 /// peaks (at most `kMaxRepairStarts`), from each as configured and then
 /// deferring excess, until one fits (each run capped at
 /// `options.repair.maxWork`, all sharing twice that); its plan is replayed
-/// too. Then `lowMemoryOrders`, the generic engine (with `options`) on the
-/// problem renumbered in each, and `replayInProblemOrder`; the cheapest
-/// plan within `budgetBytes` wins. Applies only to problems whose nodes are
-/// all recomputable, without projections, whose only output is the last
-/// node; `Unknown` otherwise, or when nothing gives a plan.
+/// too. Then `lowMemoryOrders`, `solveInOrder` (with `options`, narrowed to
+/// a smaller search in the given order) on the problem renumbered in each,
+/// and `replayInProblemOrder`; the cheapest plan within `budgetBytes` wins.
+/// Applies only to problems whose nodes are all recomputable, without
+/// projections, whose only output is the last node; `Unknown` otherwise, or
+/// when nothing gives a plan.
 SolveResult solveReordered(const Problem &problem, int64_t budgetBytes,
-                           const GenericOptions &options = {},
+                           const GenericOptions &options,
+                           const InOrderSolveFn &solveInOrder,
                            const RepairStartFn &repairStart = {});
 
 } // namespace mlir::ckpt::remat

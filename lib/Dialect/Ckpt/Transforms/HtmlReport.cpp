@@ -216,8 +216,9 @@ void writeFrontierChart(const Frontier &frontier, const HtmlStep &step,
       os << "<circle class=\"frontier-point\" cx=\"" << num(x(point.fraction))
          << "\" cy=\"" << num(y(point.overhead)) << "\" r=\"3.5\"><title>"
          << formatBytes(point.budget) << " ("
-         << llvm::formatv("{0:f3}x", point.fraction) << "): "
-         << percentText(point.overhead) << ", " << escapeHtml(point.engine)
+         << llvm::formatv("{0:f3}x", point.fraction)
+         << "): " << percentText(point.overhead) << ", "
+         << escapeHtml(remat::engineName(point.engine))
          << "</title></circle>\n";
   if (chosenX)
     os << "<circle class=\"chosen-plan\" cx=\"" << num(x(*chosenX))
@@ -241,11 +242,12 @@ void writeFrontierTable(const Frontier &frontier, llvm::raw_ostream &os) {
        << llvm::formatv("{0:f3}x", point.fraction) << "</td><td>"
        << (point.found ? formatBytes(point.peak) : "-") << "</td><td>"
        << (point.found ? percentText(point.overhead) : "-") << "</td><td>"
-       << (std::isfinite(point.boundOverhead)
-               ? percentText(point.boundOverhead)
-               : "infeasible")
+       << (std::isfinite(point.boundOverhead) ? percentText(point.boundOverhead)
+                                              : "infeasible")
        << "</td><td>"
-       << (point.found ? escapeHtml(point.engine) : "no plan") << "</td></tr>\n";
+       << (point.found ? escapeHtml(remat::engineName(point.engine))
+                       : "no plan")
+       << "</td></tr>\n";
   os << "</table>\n";
 }
 

@@ -80,7 +80,8 @@ static void printTable(const Frontier &frontier, BudgetScope scope,
                         point.found ? formatBytes(point.peak) : "-",
                         point.found ? percent(point.overhead) : "-",
                         percent(point.boundOverhead),
-                        point.found ? point.engine : "no plan");
+                        point.found ? remat::engineName(point.engine)
+                                    : "no plan");
   }
 }
 
@@ -98,7 +99,7 @@ static void printCsv(const std::vector<Frontier> &frontiers,
          << (point.boundOverhead < 1e300
                  ? llvm::formatv("{0:e6}", point.boundOverhead).str()
                  : "inf")
-         << "," << point.engine << "\n";
+         << "," << remat::engineName(point.engine) << "\n";
 }
 
 static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
@@ -111,8 +112,8 @@ static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
        << ", \"floor_bytes\": " << frontier.floor << ", \"points\": [";
     for (auto [k, point] : llvm::enumerate(frontier.points)) {
       os << (k ? ",\n" : "\n") << "    {\"budget_bytes\": " << point.budget
-         << ", \"budget_fraction\": "
-         << llvm::formatv("{0:f6}", point.fraction) << ", \"plan_peak_bytes\": "
+         << ", \"budget_fraction\": " << llvm::formatv("{0:f6}", point.fraction)
+         << ", \"plan_peak_bytes\": "
          << (point.found ? std::to_string(point.peak) : "null")
          << ", \"overhead\": "
          << (point.found ? llvm::formatv("{0:e6}", point.overhead).str()
@@ -122,7 +123,10 @@ static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
                  ? llvm::formatv("{0:e6}", point.boundOverhead).str()
                  : "null")
          << ", \"engine\": "
-         << (point.found ? "\"" + point.engine + "\"" : "null") << "}";
+         << (point.found
+                 ? "\"" + std::string(remat::engineName(point.engine)) + "\""
+                 : "null")
+         << "}";
     }
     os << "]}";
   }

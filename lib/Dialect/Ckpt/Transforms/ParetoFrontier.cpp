@@ -4,7 +4,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/LowerBound.h"
-#include "ckpt/Remat/OptimalSolver.h"
+#include "ckpt/Remat/Solve.h"
 
 #include <algorithm>
 
@@ -25,22 +25,19 @@ FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
   frontier.name = func.getSymName().str();
   frontier.noRecomputePeak =
       remat::evaluateSchedule(p, remat::Schedule::identity(p)).peakBytes;
-  remat::CostLowerBound bound = remat::computeCostLowerBound(p, 0);
   frontier.floor =
-      std::min(std::max({remat::computeMemoryFloor(p).bytes, bound.memoryFloor,
-                         remat::computeLookBackFloor(p).bytes}),
-               frontier.noRecomputePeak);
+      std::min(remat::computeProvenFloor(p).bytes, frontier.noRecomputePeak);
   double base = std::max(p.baseCost(), 1e-300);
 
-  remat::OptimalOptions engineOptions;
+  remat::SolveOptions engineOptions;
   engineOptions.seeds = getBaselineDropSets(func, *problem);
-  engineOptions.milpTimeLimitSeconds = options.timeLimitSeconds;
+  engineOptions.timeLimitSeconds = options.timeLimitSeconds;
   // Every plan found, as (peak, cost, engine): a plan fits every budget at
   // or above its peak.
   struct Plan {
     int64_t peak;
     double cost;
-    std::string engine;
+    remat::Engine engine;
   };
   std::vector<Plan> plans;
   int64_t span = frontier.noRecomputePeak - frontier.floor;
@@ -56,7 +53,8 @@ FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
                                                      (count - 1))
                               : 0);
     point.fraction = double(point.budget) / scale;
-    remat::SolveResult result = remat::solveOptimal(p, point.budget, engineOptions);
+    remat::SolveResult result =
+        remat::solve(remat::Strategy::Optimal, p, point.budget, engineOptions);
     point.boundOverhead = (result.lowerBound - p.baseCost()) / base;
     if (result.hasSchedule())
       plans.push_back({result.peakBytes, result.cost, result.engine});

@@ -9,29 +9,23 @@
 #include "ckpt/Analysis/MemoryTimeline.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
-#include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
-#include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanDecisions.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
+#include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
+#include "ckpt/Dialect/Ckpt/Transforms/StrategyDispatch.h"
 #include "ckpt/Remat/Budget.h"
-#include "ckpt/Remat/ExactSolvers.h"
-#include "ckpt/Remat/GenericSolver.h"
-#include "ckpt/Remat/KeptSetSchedules.h"
 #include "ckpt/Remat/LowerBound.h"
-#include "ckpt/Remat/OptimalSolver.h"
-#include "ckpt/Remat/SegmentChainSolver.h"
+#include "ckpt/Remat/Solve.h"
 
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include <cmath>
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_PLACECHECKPOINTSPASS
@@ -50,38 +44,8 @@ struct PlaceCheckpointsPass
   void runOnOperation() override;
 
 private:
-  /// Returns the drop decisions of the chosen strategy, or failure.
-  /// `limit` is the budget in bytes (-1: none).
-  FailureOr<std::vector<bool>>
-  chooseDrops(func::FuncOp func, const RematProblemWithOrigins &problem,
-              int64_t limit);
-
-  /// Runs the exact MILP engine; `note` receives its status and bound.
-  FailureOr<remat::Schedule> solveExactly(func::FuncOp func,
-                                          const RematProblemWithOrigins &p,
-                                          int64_t limit, std::string &note);
-
-  /// Runs the segment-chain engine alone (for comparisons); `note`
-  /// receives its details.
-  FailureOr<remat::Schedule> solveWithChain(func::FuncOp func,
-                                            const RematProblemWithOrigins &p,
-                                            int64_t limit, std::string &note);
-
-  /// Runs the generic engine alone; `note` receives its details.
-  FailureOr<remat::Schedule> solveGenerically(func::FuncOp func,
-                                              const RematProblemWithOrigins &p,
-                                              int64_t limit, std::string &note);
-
-  /// Runs every engine (`remat::solveOptimal`); `note` receives the engine,
-  /// the status and the proven bound.
-  FailureOr<remat::Schedule> solveOptimally(func::FuncOp func,
-                                            const RematProblemWithOrigins &p,
-                                            int64_t limit, std::string &note);
-
-  /// The engine that found the plan and its proven lower bound on the
-  /// overhead, set by the solve methods for the summary.
-  std::string solvedEngine;
-  std::optional<double> solvedBound;
+  /// The strategy, parsed from the option once per run.
+  remat::Strategy strategyKind = remat::Strategy::None;
   /// The no-recompute peak in the scope that fractions refer to (exact
   /// sizes, also with `alignment`), set before any strategy runs.
   int64_t referencePeak = 0;
@@ -96,77 +60,6 @@ private:
 };
 
 } // namespace
-
-/// What proved `result` infeasible, for the report ("" when nothing did or
-/// the proof is the floor's): the backward search's exhausted sets.
-static std::string provenBy(const remat::SolveResult &result) {
-  return result.status == remat::SolveResult::Status::Infeasible ? result.proof
-                                                                  : "";
-}
-
-/// The largest of three proven floors on every plan's peak: inputs + output
-/// + workspace of one op with the finished outputs, the same with every
-/// non-recomputable value still to be read, and the look-back floor
-/// (LowerBound.h); `lookedBack` says whether the look-back floor is it.
-static remat::MemoryFloor provenFloor(const remat::Problem &problem,
-                                      bool &lookedBack) {
-  remat::MemoryFloor floor = remat::computeMemoryFloor(problem);
-  remat::CostLowerBound bound = remat::computeCostLowerBound(problem, 0);
-  if (bound.memoryFloor > floor.bytes) {
-    floor.bytes = bound.memoryFloor;
-    floor.node = bound.floorNode;
-  }
-  remat::LookBackFloor lookBack = remat::computeLookBackFloor(problem);
-  lookedBack = lookBack.bytes > floor.bytes;
-  if (lookedBack) {
-    floor.bytes = lookBack.bytes;
-    floor.node = lookBack.node;
-  }
-  return floor;
-}
-
-/// What the engines tried, for a failure that nothing proved ("" when a
-/// floor or the backward search proved it: its own note says so).
-static std::string enginesTried(const remat::SolveResult &result) {
-  if (result.status == remat::SolveResult::Status::Infeasible)
-    return "";
-  return result.message;
-}
-
-FailureOr<std::vector<bool>> PlaceCheckpointsPass::chooseDrops(
-    func::FuncOp func, const RematProblemWithOrigins &p, int64_t limit) {
-  const size_t n = p.problem.nodes.size();
-  if (strategy == "greedy") {
-    if (limit < 0) {
-      emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'greedy' "
-                                  "needs a budget";
-      return failure();
-    }
-    // Start also from the baselines, so that greedy never costs more than a
-    // baseline that fits.
-    remat::GreedyResult greedy =
-        remat::searchDropsGreedily(p.problem, limit, getBaselineDropSets(func, p));
-    if (greedy.drop.empty()) {
-      reportInfeasible(func, p, limit, -1, nullptr);
-      return failure();
-    }
-    return greedy.drop;
-  }
-  if (strategy == "none")
-    return std::vector<bool>(n, false);
-  if (strategy == "full")
-    return dropFullRecomputation(p);
-  if (strategy == "sqrt")
-    return dropSqrtSegments(p);
-  if (strategy == "selective")
-    return dropAttentionCores(func, p);
-  emitError(UnknownLoc::get(func.getContext()))
-      << "ckpt-place-checkpoints: unknown strategy '"
-                           << strategy
-                           << "' (expected none, full, sqrt, selective, "
-                              "greedy, chain, generic, optimal or exact)";
-  return failure();
-}
 
 /// Progress of the exact engine for a user at a terminal: a line about
 /// every 5 s while CBC runs (none elsewhere).
@@ -188,139 +81,6 @@ static remat::MilpOptions::Progress milpProgress(func::FuncOp func) {
                     formatNumber(limit) + ": " + seconds(elapsed) +
                     " s, stopped at " + seconds(deadline) + " s at the latest");
   };
-}
-
-FailureOr<remat::Schedule>
-PlaceCheckpointsPass::solveOptimally(func::FuncOp func,
-                                     const RematProblemWithOrigins &p,
-                                     int64_t limit, std::string &note) {
-  if (limit < 0) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'optimal' "
-                                "needs a budget";
-    return failure();
-  }
-  remat::OptimalOptions options;
-  options.seeds = getBaselineDropSets(func, p);
-  options.milpTimeLimitSeconds = timeLimit;
-  options.milpProgress = milpProgress(func);
-  options.exactEngines = exactEngines;
-  remat::SolveResult result = remat::solveOptimal(p.problem, limit, options);
-  if (result.status == remat::SolveResult::Status::Infeasible ||
-      !result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result),
-                     enginesTried(result));
-    return failure();
-  }
-  double base = std::max(p.problem.baseCost(), 1e-300);
-  solvedEngine = result.engine;
-  solvedBound = (result.lowerBound - p.problem.baseCost()) / base;
-  std::string times = result.message;
-  llvm::StringRef prefix = "engine seconds ";
-  if (llvm::StringRef(times).starts_with(prefix))
-    times = times.substr(prefix.size());
-  note = (" engine=" + Twine(result.engine) + " status=" +
-          remat::statusName(result.status) + " lower-bound-overhead=" +
-          llvm::formatv("{0:f4}", (result.lowerBound - p.problem.baseCost()) /
-                                      base) +
-          " solve-seconds=" + llvm::formatv("{0:f3}", result.seconds) +
-          " engine-seconds=" + times)
-             .str();
-  return std::move(result.schedule);
-}
-
-FailureOr<remat::Schedule>
-PlaceCheckpointsPass::solveWithChain(func::FuncOp func,
-                                     const RematProblemWithOrigins &p,
-                                     int64_t limit, std::string &note) {
-  if (limit < 0) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'chain' "
-                                "needs a budget";
-    return failure();
-  }
-  remat::SolveResult result = remat::solveSegmentChain(p.problem, limit);
-  if (!result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr);
-    return failure();
-  }
-  solvedEngine = "segment-chain";
-  note = (" engine=segment-chain solve-seconds=" +
-          llvm::formatv("{0:f3}", result.seconds) + " (" + result.message +
-          ")")
-             .str();
-  return std::move(result.schedule);
-}
-
-FailureOr<remat::Schedule>
-PlaceCheckpointsPass::solveGenerically(func::FuncOp func,
-                                       const RematProblemWithOrigins &p,
-                                       int64_t limit, std::string &note) {
-  if (limit < 0) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'generic' "
-                                "needs a budget";
-    return failure();
-  }
-  remat::Evaluation identity =
-      remat::evaluateSchedule(p.problem, remat::Schedule::identity(p.problem));
-  remat::SolveResult result;
-  if (identity.peakBytes <= limit) {
-    // Nothing to recompute.
-    result.status = remat::SolveResult::Status::Feasible;
-    result.schedule = remat::Schedule::identity(p.problem);
-  } else {
-    result = remat::solveGeneric(p.problem, limit);
-  }
-  if (!result.hasSchedule()) {
-    reportInfeasible(func, p, limit, -1, nullptr, provenBy(result),
-                     enginesTried(result));
-    return failure();
-  }
-  solvedEngine = "generic";
-  note = (" engine=generic solve-seconds=" +
-          llvm::formatv("{0:f3}", result.seconds) + " (" + result.message + ")")
-             .str();
-  return std::move(result.schedule);
-}
-
-
-FailureOr<remat::Schedule>
-PlaceCheckpointsPass::solveExactly(func::FuncOp func,
-                                   const RematProblemWithOrigins &p,
-                                   int64_t limit, std::string &note) {
-  if (limit < 0) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: strategy 'exact' "
-                                "needs a budget";
-    return failure();
-  }
-  // A budget below a proven floor needs no MILP (CBC would spend its whole
-  // time limit on a large model before it proved that).
-  bool lookedBack = false;
-  if (provenFloor(p.problem, lookedBack).bytes > limit) {
-    reportInfeasible(func, p, limit, -1, nullptr);
-    return failure();
-  }
-  remat::MilpOptions milpOptions;
-  milpOptions.timeLimitSeconds = timeLimit;
-  milpOptions.progress = milpProgress(func);
-  remat::SolveResult result = remat::solveMilp(p.problem, limit, milpOptions);
-  if (result.status == remat::SolveResult::Status::Infeasible) {
-    reportInfeasible(func, p, limit, -1, nullptr);
-    return failure();
-  }
-  if (!result.hasSchedule()) {
-    emitError(func.getLoc()) << "ckpt-place-checkpoints: the exact engine "
-                                "found no plan: "
-                             << result.message;
-    return failure();
-  }
-  solvedEngine = "milp";
-  if (std::isfinite(result.lowerBound))
-    solvedBound = (result.lowerBound - p.problem.baseCost()) /
-                  std::max(p.problem.baseCost(), 1e-300);
-  note = (" engine=" + Twine(remat::statusName(result.status)) +
-          " lower-bound=" + llvm::formatv("{0:e4}", result.lowerBound) +
-          " solve-seconds=" + llvm::formatv("{0:f2}", result.seconds))
-             .str();
-  return std::move(result.schedule);
 }
 
 /// `part` as a percentage of `whole` (`85%`, `0.4%`).
@@ -393,8 +153,7 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             Operation *peakOp,
                                             llvm::StringRef proof,
                                             llvm::StringRef tried) {
-  bool lookedBack = false;
-  remat::MemoryFloor floor = provenFloor(p.problem, lookedBack);
+  remat::ProvenFloor floor = remat::computeProvenFloor(p.problem);
   // The function is not rewritten yet: its timeline is the no-recompute one.
   FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
   // The floor is also given as a fraction of the no-recompute peak in the
@@ -403,10 +162,12 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
-    diag << "the '" << strategy << "' plan needs " << formatBytes(planPeak)
-         << " (" << planPeak << " bytes) at its peak, over the budget of ";
+    diag << "the '" << remat::strategyName(strategyKind) << "' plan needs "
+         << formatBytes(planPeak) << " (" << planPeak
+         << " bytes) at its peak, over the budget of ";
   else
-    diag << "strategy '" << strategy << "' found no plan within the budget of ";
+    diag << "strategy '" << remat::strategyName(strategyKind)
+         << "' found no plan within the budget of ";
   diag << formatBytes(limit) << " (" << limit << " bytes)";
   diag << ", given as budget=" << budget
        << " in budget-scope=" << stringifyBudgetScope(budgetScope)
@@ -427,7 +188,7 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
         << "no plan exists within this budget, proven by the " << proof;
   if (explain && proof.empty() && !tried.empty())
     diag.attachNote(func.getLoc()) << "the engines tried: " << tried;
-  if (floor.node >= 0 && lookedBack)
+  if (floor.node >= 0 && floor.lookedBack)
     diag.attachNote(p.origins[floor.node].op->getLoc())
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
         << floor.bytes
@@ -487,6 +248,15 @@ void PlaceCheckpointsPass::runOnOperation() {
                              << objective << "' (expected time or flops)";
     return signalPassFailure();
   }
+  std::optional<remat::Strategy> parsedStrategy =
+      remat::parseStrategy(strategy.getValue());
+  if (!parsedStrategy) {
+    emitError(optionsLoc) << "ckpt-place-checkpoints: unknown strategy '"
+                          << strategy << "' (expected "
+                          << remat::strategyNameList() << ")";
+    return signalPassFailure();
+  }
+  strategyKind = *parsedStrategy;
 
   if (alignment < 1 || alignment > (int64_t(1) << 30) ||
       !llvm::isPowerOf2_64(alignment)) {
@@ -521,31 +291,30 @@ void PlaceCheckpointsPass::runOnOperation() {
   int64_t limit = -1;
   if (parsedBudget)
     limit = parsedBudget->resolve(reference);
-  remat::Schedule schedule;
-  std::string engineNote;
-  if (strategy == "exact" || strategy == "optimal" || strategy == "chain" ||
-      strategy == "generic") {
-    FailureOr<remat::Schedule> solved =
-        strategy == "exact" ? solveExactly(func, *problem, limit, engineNote)
-        : strategy == "optimal"
-            ? solveOptimally(func, *problem, limit, engineNote)
-        : strategy == "generic"
-            ? solveGenerically(func, *problem, limit, engineNote)
-            : solveWithChain(func, *problem, limit, engineNote);
-    if (failed(solved))
-      return signalPassFailure();
-    schedule = std::move(*solved);
-  } else {
-    FailureOr<std::vector<bool>> drop = chooseDrops(func, *problem, limit);
-    if (failed(drop))
-      return signalPassFailure();
-    schedule = remat::scheduleDroppingNodes(problem->problem, *drop);
+  const char *name = remat::strategyName(strategyKind);
+  if (remat::needsBudget(strategyKind) && limit < 0) {
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: strategy '" << name << "' needs a budget";
+    return signalPassFailure();
   }
+  remat::SolveOptions solveOptions;
+  solveOptions.timeLimitSeconds = timeLimit;
+  solveOptions.exactEngines = exactEngines;
+  solveOptions.milpProgress = milpProgress(func);
+  FailureOr<StrategyPlan> planned =
+      planWithStrategy(func, *problem, strategyKind, limit, solveOptions);
+  if (failed(planned))
+    return signalPassFailure();
+  if (!planned->schedule) {
+    reportInfeasible(func, *problem, limit, -1, nullptr, planned->proof,
+                     planned->tried);
+    return signalPassFailure();
+  }
+  const remat::Schedule &schedule = *planned->schedule;
   remat::Evaluation plan = remat::evaluateSchedule(problem->problem, schedule);
   if (!plan.valid()) {
-    emitError(func.getLoc())
-        << "ckpt-place-checkpoints: internal error: the " << strategy
-        << " schedule is invalid: " << plan.error;
+    emitError(func.getLoc()) << "ckpt-place-checkpoints: internal error: the "
+                             << name << " schedule is invalid: " << plan.error;
     return signalPassFailure();
   }
 
@@ -578,7 +347,7 @@ void PlaceCheckpointsPass::runOnOperation() {
   double overhead =
       plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
   PlanFigures figures;
-  figures.strategy = strategy;
+  figures.strategy = name;
   figures.objective = objective;
   figures.scope = budgetScope;
   figures.budgetBytes = limit;
@@ -587,9 +356,9 @@ void PlaceCheckpointsPass::runOnOperation() {
   figures.peakBytes = checked.bytes;
   figures.overhead = overhead;
   figures.recomputedOps = recomputedOps;
-  figures.engineNote = engineNote;
-  figures.engine = solvedEngine;
-  figures.lowerBoundOverhead = solvedBound;
+  figures.engineNote = planned->noteWithoutTimings;
+  figures.engine = remat::engineName(planned->engine);
+  figures.lowerBoundOverhead = planned->boundOverhead;
   if (decided) {
     // Written to a temporary file that replaces `decisions` once complete.
     llvm::Error written =
@@ -611,12 +380,12 @@ void PlaceCheckpointsPass::runOnOperation() {
         << "ckpt-place-checkpoints: " << summarizePlan(func, figures);
   if (explain) {
     emitRemark(func.getLoc())
-        << "checkpoint plan: strategy=" << strategy << " peak=" << checked.bytes
+        << "checkpoint plan: strategy=" << name << " peak=" << checked.bytes
         << " (no-recompute " << baseline.peakBytes
         << ") budget=" << (limit >= 0 ? std::to_string(limit) : "none")
         << " recomputed-ops=" << recomputedOps
         << " overhead=" << llvm::formatv("{0:f4}", overhead).str() << " ("
-        << objective << ")" << engineNote
+        << objective << ")" << planned->note
         << " scope=" << stringifyBudgetScope(budgetScope);
   }
 }

@@ -109,17 +109,13 @@ void mlir::ckpt::printPlanDecisionsJson(llvm::StringRef name,
     json.attributeEnd();
     integer("recomputed_ops", figures.recomputedOps);
     integer("saved_bytes", decisions.savedBytes);
-    // The engine's note without its timings: the same input and options
-    // give the same file.
+    // The engine's note has no timings: the same input and options give the
+    // same file. Its words are joined by single spaces.
     std::string engine;
     llvm::SmallVector<llvm::StringRef> words;
     llvm::StringRef(figures.engineNote).split(words, ' ', -1, false);
-    for (llvm::StringRef word : words) {
-      if (word.starts_with("solve-seconds=") ||
-          word.starts_with("engine-seconds="))
-        continue;
+    for (llvm::StringRef word : words)
       engine += (engine.empty() ? "" : " ") + word.str();
-    }
     string("engine", engine);
     json.attributeArray("nodes", [&] {
       for (const PlanDecisions::NodeDecision &node : decisions.nodes)

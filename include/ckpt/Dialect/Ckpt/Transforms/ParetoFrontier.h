@@ -11,6 +11,7 @@
 
 #include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Remat/SolveResult.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -31,7 +32,7 @@ struct ParetoPoint {
   bool found = false;
   int64_t peak = 0;
   double overhead = 0;
-  std::string engine;
+  remat::Engine engine = remat::Engine::None;
   /// Proven lower bound on the overhead at this budget (+inf: infeasible).
   double boundOverhead = 0;
 };

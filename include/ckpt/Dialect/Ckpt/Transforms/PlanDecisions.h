@@ -37,7 +37,8 @@ struct PlanFigures {
   double overhead = 0;
   /// Number of recomputed ops in the rewritten IR.
   int64_t recomputedOps = 0;
-  /// The engine's explanation (engine, status, proven bound), if any.
+  /// The engine's explanation (engine, status, proven bound), if any,
+  /// without its timings.
   std::string engineNote;
   /// The engine that found the plan (the strategy's name for baselines).
   std::string engine;

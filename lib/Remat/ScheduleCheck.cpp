@@ -1,45 +1,9 @@
-//===- StageSpace.cpp - Shared pieces of the exact engines ----------------===//
+//===- ScheduleCheck.cpp - The last steps of every engine -----------------===//
 
-#include "StageSpace.h"
-
-#include <algorithm>
+#include "ScheduleCheck.h"
 
 using namespace mlir::ckpt::remat;
 using namespace mlir::ckpt::remat::detail;
-
-StageGroups detail::buildStageGroups(const Problem &problem) {
-  StageGroups groups;
-  const int32_t n = static_cast<int32_t>(problem.nodes.size());
-  groups.groupOf.resize(n);
-  for (int32_t i = 0; i < n; ++i) {
-    const Node &node = problem.nodes[i];
-    if (node.primary < 0) {
-      groups.begin.push_back(i);
-      groups.recomputable.push_back(node.recomputable);
-      groups.cost.push_back(0);
-    }
-    groups.groupOf[i] = groups.size() - 1;
-    groups.cost.back() += node.cost;
-  }
-  groups.begin.push_back(n);
-  return groups;
-}
-
-std::vector<std::vector<int32_t>> detail::uniqueDeps(const Problem &problem) {
-  std::vector<std::vector<int32_t>> deps(problem.nodes.size());
-  for (size_t v = 0; v < problem.nodes.size(); ++v) {
-    deps[v] = problem.nodes[v].deps;
-    std::sort(deps[v].begin(), deps[v].end());
-    deps[v].erase(std::unique(deps[v].begin(), deps[v].end()), deps[v].end());
-  }
-  return deps;
-}
-
-void detail::appendGroup(const StageGroups &groups, int32_t g,
-                         std::vector<int32_t> &order) {
-  for (int32_t i = groups.begin[g]; i < groups.begin[g + 1]; ++i)
-    order.push_back(i);
-}
 
 int64_t detail::dropNeedlessRecomputations(const Problem &problem,
                                            int64_t budgetBytes,
@@ -91,29 +55,4 @@ std::string detail::checkSchedule(const Problem &problem, int64_t budgetBytes,
     return "schedule peaks at " + std::to_string(eval.peakBytes) +
            " bytes, over the budget of " + std::to_string(budgetBytes);
   return "";
-}
-
-const char *mlir::ckpt::remat::statusName(SolveResult::Status status) {
-  switch (status) {
-  case SolveResult::Status::Optimal:
-    return "optimal";
-  case SolveResult::Status::Feasible:
-    return "feasible";
-  case SolveResult::Status::Infeasible:
-    return "infeasible";
-  case SolveResult::Status::Unknown:
-    return "unknown";
-  }
-  return "unknown";
-}
-
-bool mlir::ckpt::remat::detail::isFreelyReorderable(const Problem &problem) {
-  const size_t n = problem.nodes.size();
-  for (size_t v = 0; v < n; ++v) {
-    const Node &node = problem.nodes[v];
-    if (!node.recomputable || node.primary >= 0 ||
-        (node.isOutput && v + 1 != n))
-      return false;
-  }
-  return true;
 }
