@@ -10,52 +10,67 @@ using namespace mlir::ckpt::remat;
 
 namespace {
 
-/// Builds a schedule that recomputes dropped nodes on demand.
+/// Walks the schedule that recomputes dropped nodes on demand, calling
+/// `emit` with each step's node; reusable, so that searches evaluating many
+/// drop sets allocate once.
 class DropScheduler {
 public:
-  DropScheduler(const Problem &problem, const std::vector<bool> &drop)
-      : problem(problem), drop(drop), recomputed(problem.nodes.size(), false) {}
+  explicit DropScheduler(const Problem &problem)
+      : problem(problem), droppable(problem.nodes.size()),
+        groupEnd(problem.nodes.size()) {
+    // A primary's group: it and the projections right after it.
+    for (size_t i = problem.nodes.size(); i-- > 0;) {
+      const Node &node = problem.nodes[i];
+      droppable[i] = node.recomputable && !node.isOutput;
+      groupEnd[i] =
+          i + 1 < problem.nodes.size() &&
+                  problem.nodes[i + 1].primary == static_cast<int32_t>(i)
+              ? groupEnd[i + 1]
+              : static_cast<int32_t>(i + 1);
+      // groupEnd of a projection is its primary group's end too.
+      if (i + 1 < problem.nodes.size() && node.primary >= 0 &&
+          problem.nodes[i + 1].primary == node.primary)
+        groupEnd[i] = groupEnd[i + 1];
+    }
+  }
 
-  Schedule run() {
+  /// Calls `emit(node)` for every step of the schedule dropping `drop`.
+  template <typename Emit>
+  void run(const std::vector<bool> &drop, Emit &&emit) {
+    recomputed.assign(problem.nodes.size(), 0);
     for (size_t id = 0; id < problem.nodes.size(); ++id) {
       const Node &node = problem.nodes[id];
       if (!node.recomputable)
         for (int32_t dep : node.deps)
-          ensureReadable(dep);
-      schedule.order.push_back(static_cast<int32_t>(id));
+          ensureReadable(drop, dep, emit);
+      emit(static_cast<int32_t>(id));
     }
-    return std::move(schedule);
   }
 
 private:
-  bool isDropped(int32_t id) const {
-    const Node &node = problem.nodes[id];
-    return drop[id] && node.recomputable && !node.isOutput;
-  }
-
   /// Makes node `id` readable by the backward pass.
-  void ensureReadable(int32_t id) {
+  template <typename Emit>
+  void ensureReadable(const std::vector<bool> &drop, int32_t id, Emit &emit) {
+    if (!drop[id] || !droppable[id] || recomputed[id])
+      return;
     int32_t primary =
         problem.nodes[id].primary >= 0 ? problem.nodes[id].primary : id;
-    if (!isDropped(id) || recomputed[id])
-      return;
     for (int32_t dep : problem.nodes[primary].deps)
-      ensureReadable(dep);
+      ensureReadable(drop, dep, emit);
     // The op produces all its results: recompute the primary and every
     // projection of it.
-    for (size_t j = primary; j < problem.nodes.size(); ++j) {
-      if (j != static_cast<size_t>(primary) &&
-          problem.nodes[j].primary != primary)
-        break;
-      schedule.order.push_back(static_cast<int32_t>(j));
-      recomputed[j] = true;
+    for (int32_t j = primary; j < groupEnd[primary]; ++j) {
+      emit(j);
+      recomputed[j] = 1;
     }
   }
 
   const Problem &problem;
-  const std::vector<bool> &drop;
-  std::vector<bool> recomputed;
-  Schedule schedule;
+  /// Whether a drop decision applies: recomputable and not an output.
+  std::vector<uint8_t> droppable;
+  /// One past the last projection of each primary (itself + 1 for others).
+  std::vector<int32_t> groupEnd;
+  std::vector<uint8_t> recomputed;
 };
 
 } // namespace
@@ -63,7 +78,77 @@ private:
 Schedule
 mlir::ckpt::remat::scheduleDroppingNodes(const Problem &problem,
                                          const std::vector<bool> &drop) {
-  return DropScheduler(problem, drop).run();
+  Schedule schedule;
+  DropScheduler(problem).run(drop,
+                             [&](int32_t id) { schedule.order.push_back(id); });
+  return schedule;
+}
+
+/// The drop schedules of a valid problem are valid by construction, so only
+/// their lifetimes are computed, into buffers reused between calls, and the
+/// walk stops at the first step over the budget.
+struct DropSetEvaluator::Fast {
+  explicit Fast(const Problem &problem)
+      : problem(problem), scheduler(problem) {}
+
+  double costIfWithin(const std::vector<bool> &drop, int64_t budget) {
+    const size_t n = problem.nodes.size();
+    order.clear();
+    lastRead.clear();
+    latest.assign(n, -1);
+    double total = 0;
+    // Bind every read to the latest computation of the node read.
+    scheduler.run(drop, [&](int32_t id) {
+      const Node &node = problem.nodes[id];
+      const int64_t step = static_cast<int64_t>(order.size());
+      for (int32_t dep : node.deps)
+        lastRead[latest[dep]] = step;
+      latest[id] = step;
+      order.push_back(id);
+      lastRead.push_back(-1);
+      total += node.cost;
+    });
+    const int64_t end = static_cast<int64_t>(order.size());
+    for (size_t id = 0; id < n; ++id)
+      if (problem.nodes[id].isOutput)
+        lastRead[latest[id]] = end;
+    if (problem.fixedBytes > budget)
+      return -1;
+    freed.assign(order.size() + 1, 0);
+    int64_t live = problem.fixedBytes;
+    for (size_t step = 0; step < order.size(); ++step) {
+      const Node &node = problem.nodes[order[step]];
+      live += node.bytes;
+      int64_t until = std::max<int64_t>(lastRead[step], step);
+      if (until < end)
+        freed[until] += node.bytes;
+      if (live + node.workspace > budget)
+        return -1;
+      live -= freed[step];
+    }
+    return total;
+  }
+
+  const Problem &problem;
+  DropScheduler scheduler;
+  std::vector<int32_t> order;
+  std::vector<int64_t> latest, lastRead, freed;
+};
+
+DropSetEvaluator::DropSetEvaluator(const Problem &problem) : problem(problem) {
+  if (!problem.validate())
+    fast = std::make_unique<Fast>(problem);
+}
+
+DropSetEvaluator::~DropSetEvaluator() = default;
+
+double DropSetEvaluator::costIfWithin(const std::vector<bool> &drop,
+                                      int64_t budgetBytes) {
+  if (drop.size() == problem.nodes.size() && fast)
+    return fast->costIfWithin(drop, budgetBytes);
+  Evaluation eval =
+      evaluateSchedule(problem, scheduleDroppingNodes(problem, drop));
+  return eval.valid() && eval.peakBytes <= budgetBytes ? eval.totalCost : -1;
 }
 
 std::vector<bool>
@@ -122,14 +207,12 @@ namespace {
 class GreedySearch {
 public:
   GreedySearch(const Problem &problem, int64_t budget)
-      : problem(problem), budget(budget) {}
+      : problem(problem), budget(budget), evaluator(problem) {}
 
   /// Evaluates `drop`; returns its cost if it fits, else -1.
   double costIfFits(const std::vector<bool> &drop) {
     ++evaluations;
-    Evaluation eval =
-        evaluateSchedule(problem, scheduleDroppingNodes(problem, drop));
-    return eval.valid() && eval.peakBytes <= budget ? eval.totalCost : -1;
+    return evaluator.costIfWithin(drop, budget);
   }
 
   /// Cost of recomputing the op that produces node `id`.
@@ -182,6 +265,7 @@ public:
   const Problem &problem;
   int64_t budget;
   int64_t evaluations = 0;
+  DropSetEvaluator evaluator;
 };
 
 } // namespace

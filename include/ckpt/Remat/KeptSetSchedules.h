@@ -14,6 +14,8 @@
 
 #include "ckpt/Remat/RematProblem.h"
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mlir::ckpt::remat {
@@ -27,6 +29,29 @@ namespace mlir::ckpt::remat {
 /// recomputing its primary with all of its projections.
 Schedule scheduleDroppingNodes(const Problem &problem,
                                const std::vector<bool> &drop);
+
+/// Evaluates many drop sets of one problem: the total cost of
+/// `scheduleDroppingNodes(problem, drop)` if its peak is within a budget,
+/// as `evaluateSchedule` computes them (the same sums in the same order).
+/// For a problem that `Problem::validate` accepts it walks the schedule
+/// without building it, in buffers reused between calls, and stops at the
+/// first step over the budget; for others it falls back to the reference.
+class DropSetEvaluator {
+public:
+  explicit DropSetEvaluator(const Problem &problem);
+  ~DropSetEvaluator();
+  DropSetEvaluator(const DropSetEvaluator &) = delete;
+  DropSetEvaluator &operator=(const DropSetEvaluator &) = delete;
+
+  /// Returns the total cost of the schedule dropping `drop` if it is valid
+  /// and peaks within `budgetBytes`, else -1.
+  double costIfWithin(const std::vector<bool> &drop, int64_t budgetBytes);
+
+private:
+  struct Fast;
+  const Problem &problem;
+  std::unique_ptr<Fast> fast;
+};
 
 /// Drop decisions for checkpointing whole blocks (`torch.utils.checkpoint`
 /// around each block): a recomputable node in block b >= 0 is dropped unless
