@@ -87,4 +87,20 @@ TEST(PipelineOptions, EveryValueReachesFitArena) {
   EXPECT_EQ(printedPassOptions(pm), expected);
 }
 
+TEST(PipelineOptions, BudgetSetFromCppIsParsedOnce) {
+  CkptPipelineOptions options;
+  options.budget = "0.5x";
+  ASSERT_TRUE(options.budget.getValue().getBudget());
+  EXPECT_EQ(options.budget.getValue().getBudget()->fraction, 0.5);
+  EXPECT_EQ(options.budget.getValue().getText(), "0.5x");
+  EXPECT_TRUE(options.budget.getValue().getError().empty());
+  // A bare number keeps the reason, which the pass reports.
+  options.budget = "4096";
+  EXPECT_FALSE(options.budget.getValue().getBudget());
+  EXPECT_NE(options.budget.getValue().getError().find("has no unit"),
+            std::string::npos);
+  options.budget = BudgetOption();
+  EXPECT_TRUE(options.budget.getValue().empty());
+}
+
 } // namespace

@@ -15,7 +15,6 @@
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Plan/MemoryPlan.h"
-#include "ckpt/Remat/Budget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -73,7 +72,7 @@ ModuleOp FitArenaPass::attempt(func::FuncOp func,
 #define CKPT_PLACEMENT_OPTION(TYPE, FIELD, ARG, DEFAULT, DESC)                  \
   place.FIELD = FIELD;
 #include "ckpt/PipelineOptions.def"
-  place.budget.clear();
+  place.budget = BudgetOption();
   place.alignment = alignment;
   PlanMemoryPassOptions plan;
   plan.alignment = alignment;
@@ -90,11 +89,11 @@ ModuleOp FitArenaPass::attempt(func::FuncOp func,
 }
 
 void FitArenaPass::runOnOperation() {
-  std::string error;
-  if (!budget.empty() && !remat::parseBudget(budget, error)) {
+  // Parsed with the options; a budget set from C++ may still be invalid.
+  if (!budget.getValue().getError().empty()) {
     // As placement words it: the budget is placement's option.
     emitError(UnknownLoc::get(&getContext()))
-        << "ckpt-place-checkpoints: " << error;
+        << "ckpt-place-checkpoints: " << budget.getValue().getError();
     return signalPassFailure();
   }
   SmallVector<func::FuncOp> funcs;
@@ -133,10 +132,9 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
     FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
     if (failed(timeline))
       return failure();
-    std::string error;
-    int64_t bytes = remat::parseBudget(budget, error)
-                        ->resolve(computeScopedPeak(*timeline, budgetScope).bytes);
-    resolved = ResolvedBudget{bytes, budgetScope, budget.getValue(),
+    int64_t bytes = budget.getValue().getBudget()->resolve(
+        computeScopedPeak(*timeline, budgetScope).bytes);
+    resolved = ResolvedBudget{bytes, budgetScope, budget.getValue().getText(),
                               std::nullopt};
     limit = addSat(bytes, outOfScopeBytes(*timeline, budgetScope, alignment));
   }
@@ -185,7 +183,7 @@ LogicalResult FitArenaPass::fitFunction(func::FuncOp func) {
           said << summary;
           if (resolves > 0)
             said << "\n  (ckpt-pipeline placed under a target below budget="
-                 << budget << " so that the arena fits it)";
+                 << budget.getValue().getText() << " so that the arena fits it)";
         }
         // Keep the planned copy in place of the original.
         planned->moveBefore(func);

@@ -236,10 +236,13 @@ void PlaceCheckpointsPass::runOnOperation() {
   // Errors in the options have no place in the input: they are reported
   // without a location, naming the option.
   Location optionsLoc = UnknownLoc::get(&getContext());
-  if (!budget.empty() && !(parsedBudget = remat::parseBudget(budget, error))) {
-    emitError(optionsLoc) << "ckpt-place-checkpoints: " << error;
+  // Parsed with the options; a budget set from C++ may still be invalid.
+  if (!budget.getValue().getError().empty()) {
+    emitError(optionsLoc) << "ckpt-place-checkpoints: "
+                          << budget.getValue().getError();
     return signalPassFailure();
   }
+  parsedBudget = budget.getValue().getBudget();
   // Without `budget=`, the budget resolved before (`ckpt.budget`), in its
   // own scope.
   resolved.reset();
@@ -292,7 +295,7 @@ void PlaceCheckpointsPass::runOnOperation() {
   // later stages read the bytes instead of resolving the text again.
   if (parsedBudget) {
     resolved = ResolvedBudget{parsedBudget->resolve(reference), scope,
-                              budget.getValue(), std::nullopt};
+                              budget.getValue().getText(), std::nullopt};
     setBudget(func, *resolved);
   }
   int64_t limit = resolved ? resolved->placementLimit() : -1;

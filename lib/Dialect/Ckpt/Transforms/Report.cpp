@@ -15,7 +15,6 @@
 #include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
-#include "ckpt/Remat/Budget.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -173,13 +172,11 @@ void ReportPass::runHtml(const RooflineCostModel &roofline) {
   }
   if (failed(checkTimeLimitOption(&getContext(), "ckpt-report", timeLimit)))
     return signalPassFailure();
-  // Checked here, resolved by placement on the copy (`ckpt.budget`).
-  if (!budget.empty()) {
-    std::string error;
-    if (!remat::parseBudget(budget, error)) {
-      emitError(options) << "ckpt-report: " << error;
-      return signalPassFailure();
-    }
+  // Parsed with the options (a budget set from C++ may still be invalid),
+  // resolved by placement on the copy (`ckpt.budget`).
+  if (!budget.getValue().getError().empty()) {
+    emitError(options) << "ckpt-report: " << budget.getValue().getError();
+    return signalPassFailure();
   }
 
   std::vector<func::FuncOp> funcs;
@@ -217,7 +214,7 @@ void ReportPass::runHtml(const RooflineCostModel &roofline) {
     } else {
       step.before = buildMemoryChart(*timeline, budgetScope);
       if (!budget.empty()) {
-        step.budgetText = budget;
+        step.budgetText = budget.getValue().getText();
         if (failed(planOnCopy(func, step, costModel)))
           return signalPassFailure();
       }

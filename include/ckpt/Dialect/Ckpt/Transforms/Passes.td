@@ -13,6 +13,9 @@ include "mlir/Pass/PassBase.td"
 // Options several passes take, each with one C++ type and spelling: the
 // enum-valued ones are parsed (and a bad value rejected, naming the option
 // and the accepted values) while the options are parsed.
+class BudgetOption<string desc>
+    : Option<"budget", "budget", "::mlir::ckpt::BudgetOption",
+             "::mlir::ckpt::BudgetOption()", desc>;
 class BudgetScopeOption<string desc>
     : Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
              "::mlir::ckpt::BudgetScope::Step", desc>;
@@ -117,8 +120,7 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
     BudgetScopeOption<"The scope whose peak the report states: step or activations">,
     Option<"html", "html", "bool", /*default=*/"false",
            "Write an HTML page with charts instead of a table">,
-    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
-           "With html: plan the step under this budget (as ckpt-place-checkpoints takes it) and show the plan">,
+    BudgetOption<"With html: plan the step under this budget (as ckpt-place-checkpoints takes it) and show the plan">,
     StrategyOption<"Optimal",
            "With html and a budget: the placement strategy">,
     ObjectiveOption<"With html: cost of recomputation, time or flops">,
@@ -211,8 +213,7 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     backend (python/ckpt_torch) partitions PyTorch's graph by it.
   }];
   let options = [
-    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
-           "Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x, up to 100x); a bare number is an error">,
+    BudgetOption<"Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x, up to 100x); a bare number is an error">,
     BudgetScopeOption<"What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
     StrategyOption<"None",
            "none, full, sqrt, selective, greedy, chain, generic, optimal or exact">,
@@ -370,8 +371,7 @@ def FitArenaPass : Pass<"ckpt-fit-arena", "::mlir::ModuleOp"> {
     `ckpt-opt step.json --ckpt-fit-arena="budget=0.5x strategy=greedy"`.
   }];
   let options = [
-    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
-           "Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x); a bare number is an error; empty: none">,
+    BudgetOption<"Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x); a bare number is an error; empty: none">,
     BudgetScopeOption<"What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
     StrategyOption<"Optimal",
            "none, full, sqrt, selective, greedy, chain, generic, optimal or exact (greedy and the engines need a budget)">,
