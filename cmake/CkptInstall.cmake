@@ -1,6 +1,6 @@
 # Installation: `cmake --install build --prefix <dir>` lays out
 #   <dir>/bin/ckpt-opt
-#   <dir>/include/ckpt/...            public headers, .td files and the
+#   <dir>/include/ckpt/...            public headers, .def and .td files and the
 #                                     generated .h.inc/.cpp.inc they include
 #   <dir>/lib/libCkpt*.a              the libraries (static)
 #   <dir>/lib/cmake/CkptOpt/          CkptOptConfig.cmake, its version file and
@@ -19,7 +19,7 @@ set(CKPT_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/CkptOpt"
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ckpt
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT ckpt-headers
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.td")
 # Headers TableGen generated into the build tree, which public headers include.
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/ckpt
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

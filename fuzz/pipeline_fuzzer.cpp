@@ -50,9 +50,11 @@ static const DialectRegistry &getRegistry() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FuzzedDataProvider input(data, size);
-  static const char *strategies[] = {"none", "full", "sqrt", "selective",
-                                     "greedy"};
-  std::string strategy = strategies[input.ConsumeIntegralInRange(0, 4)];
+  using ckpt::remat::Strategy;
+  static const Strategy strategies[] = {
+      Strategy::None, Strategy::Full, Strategy::Sqrt,
+      Strategy::Selective, Strategy::Greedy};
+  Strategy strategy = strategies[input.ConsumeIntegralInRange(0, 4)];
   int fraction = input.ConsumeIntegralInRange(5, 105); // percent of the peak
   int numOps = input.ConsumeIntegralInRange(1, 24);
   std::string source = ckpt::test::writeRandomTrainingStep(
@@ -72,8 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   ckpt::CkptPipelineOptions options;
   options.strategy = strategy;
-  if (strategy != "none")
-    options.budget = std::to_string(budget);
+  if (strategy != Strategy::None)
+    options.budget = std::to_string(budget) + "B";
   PassManager pm = PassManager::on<ModuleOp>(&context);
   ckpt::buildCkptPipeline(pm, options);
   if (failed(pm.run(*module)))
@@ -83,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FailureOr<ckpt::MemoryTimeline> after = ckpt::computeMemoryTimeline(func);
   if (failed(after))
     finding("the memory simulation rejects the rewritten step", source);
-  if (strategy != "none" && after->peakBytes > budget)
+  if (strategy != Strategy::None && after->peakBytes > budget)
     finding("an accepted plan exceeds its budget", source);
   return 0;
 }

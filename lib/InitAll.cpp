@@ -4,6 +4,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Pipeline.h"
+#include "ckpt/Target/Cpp/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/Passes.h"
@@ -15,6 +16,7 @@ void mlir::ckpt::registerAllDialects(DialectRegistry &registry) {
 void mlir::ckpt::registerAllPasses() {
   registerCkptPasses();
   registerCkptPipeline();
+  registerCkptTargetPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
   //    It fails (with a diagnostic) if no plan fits the budget.
   ckpt::CkptPipelineOptions options;
   options.budget = budgetText;
-  options.strategy = "greedy";
+  options.strategy = ckpt::remat::Strategy::Greedy;
   PassManager pm(&context);
   ckpt::buildCkptPipeline(pm, options);
   if (failed(pm.run(*module)))

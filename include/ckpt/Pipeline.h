@@ -9,6 +9,9 @@
 #define CKPT_PIPELINE_H
 
 #include "ckpt/Analysis/BudgetScope.h"
+#include "ckpt/Analysis/Objective.h"
+#include "ckpt/Dialect/Ckpt/Transforms/BudgetOption.h"
+#include "ckpt/Dialect/Ckpt/Transforms/StrategyOption.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -17,69 +20,19 @@
 
 namespace mlir::ckpt {
 
-/// Options of the whole pipeline. Fields can be set directly from C++
-/// (`options.budget = "0.5x";`) or parsed from a pipeline string
-/// (`ckpt-pipeline{budget=0.5x strategy=greedy}`).
+/// Options of the whole pipeline, declared from PipelineOptions.def (the
+/// one list). Fields can be set directly from C++ (`options.budget = "0.5x";`)
+/// or parsed from a pipeline string (`ckpt-pipeline{budget=0.5x
+/// strategy=greedy}`).
 struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
-  Option<std::string> budget{
-      *this, "budget",
-      llvm::cl::desc("Memory budget: bytes with a unit (24GiB, 512MiB, "
-                     "4096B) or a fraction of the no-recompute peak (0.5x); "
-                     "a bare number is an error; empty: none"),
-      llvm::cl::init("")};
-  Option<BudgetScope> budgetScope{
-      *this, "budget-scope",
-      llvm::cl::desc("What the budget and the peak cover: step (everything) "
-                     "or activations (saved activations and backward "
-                     "temporaries: no parameters, inputs or parameter "
-                     "gradients)"),
-      llvm::cl::init(BudgetScope::Step)};
-  Option<std::string> strategy{
-      *this, "strategy",
-      llvm::cl::desc("none, full, sqrt, selective, greedy, chain, optimal or exact "
-                     "(greedy, optimal and exact need a budget)"),
-      llvm::cl::init("optimal")};
-  Option<std::string> objective{
-      *this, "objective", llvm::cl::desc("time or flops"),
-      llvm::cl::init("time")};
-  Option<std::string> profile{
-      *this, "profile",
-      llvm::cl::desc("Hardware profile: h100-sxm, h200, a100-80gb or a .json "
-                     "file"),
-      llvm::cl::init("h100-sxm")};
-  Option<double> timeLimit{
-      *this, "time-limit",
-      llvm::cl::desc("Time limit of the exact engine, in seconds"),
-      llvm::cl::init(60.0)};
-  Option<bool> planMemory{
-      *this, "plan-memory",
-      llvm::cl::desc("Plan every buffer into one arena after placement "
-                     "(ckpt-plan-memory) and check the budget on the arena"),
-      llvm::cl::init(false)};
-  Option<int64_t> alignment{
-      *this, "alignment",
-      llvm::cl::desc("Alignment of the memory plan, in bytes"),
-      llvm::cl::init(256)};
-  Option<bool> inPlace{
-      *this, "in-place",
-      llvm::cl::desc("Let elementwise ops overwrite an operand dying there"),
-      llvm::cl::init(true)};
-  Option<bool> verifyPlan{
-      *this, "verify-plan",
-      llvm::cl::desc("Check the memory plan with the independent checker"),
-      llvm::cl::init(false)};
-  Option<std::string> deviceWorkspace{
-      *this, "device-workspace",
-      llvm::cl::desc("Device scratch the target runtime holds for the whole "
-                     "step, counted in the peak, the budget and the plan: "
-                     "cuda (the CUDA runtime's cuBLASLt workspace) or bytes "
-                     "with a unit; empty: none"),
-      llvm::cl::init("")};
-  Option<unsigned> maxResolves{
-      *this, "max-resolves",
-      llvm::cl::desc("How many times placement is re-run with a tightened "
-                     "target when the planned arena exceeds the budget"),
-      llvm::cl::init(8)};
+#define CKPT_PIPELINE_FIELD(TYPE, FIELD, ARG, DEFAULT, DESC)                    \
+  Option<TYPE> FIELD{*this, ARG, llvm::cl::desc(DESC),                         \
+                     llvm::cl::init(DEFAULT)};
+#define CKPT_PLACEMENT_OPTION CKPT_PIPELINE_FIELD
+#define CKPT_FIT_ARENA_OPTION CKPT_PIPELINE_FIELD
+#define CKPT_PIPELINE_ONLY_OPTION CKPT_PIPELINE_FIELD
+#include "ckpt/PipelineOptions.def"
+#undef CKPT_PIPELINE_FIELD
 };
 
 /// Adds the ckpt pipeline to `pm` (anchored on `builtin.module`): checkpoint

@@ -195,6 +195,8 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
     report.arenaBytes = arena.getInt();
     report.arenaLowerBound = bound.getInt();
   }
+  // The budget it was planned under, when placement recorded one.
+  report.budget = getBudget(func);
 
   // Timeline downsampled to at most 64 points.
   size_t n = t.liveDuring.size(), points = std::min<size_t>(n, 64);
@@ -277,6 +279,16 @@ void mlir::ckpt::printStepReportText(const StepReport &r,
              : " (activations, temporaries and workspace; no parameters, "
                "inputs or gradients)")
      << "\n";
+  if (r.budget) {
+    os << llvm::formatv("{0,-20} {1} = {2} ({3} bytes) in budget-scope={4}",
+                        "planned budget", r.budget->requested,
+                        formatBytes(r.budget->bytes), r.budget->bytes,
+                        stringifyBudgetScope(r.budget->scope));
+    if (r.budget->target)
+      os << llvm::formatv(", target {0} ({1} bytes)",
+                          formatBytes(*r.budget->target), *r.budget->target);
+    os << "\n";
+  }
   if (r.hasArena())
     os << llvm::formatv("{0,-20} {1} ({2} bytes), lower bound {3} ({4} "
                         "bytes), ratio {5:f4}\n",
@@ -344,6 +356,8 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
                             {"scope_peak", std::move(scopePeak)},
                             {"largest_saved_activations", std::move(saved)},
                             {"timeline", std::move(timeline)}};
+  if (r.budget)
+    object["budget"] = budgetToJson(*r.budget);
   if (r.hasArena())
     object["arena"] = llvm::json::Object{{"bytes", r.arenaBytes},
                                          {"lower_bound", r.arenaLowerBound},

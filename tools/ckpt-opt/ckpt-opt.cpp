@@ -16,7 +16,7 @@
 #include "ckpt/Import/GraphImport.h"
 #include "ckpt/Import/RematGraphImport.h"
 #include "ckpt/InitAll.h"
-#include "ckpt/Target/Cpp/EmitCpp.h"
+#include "ckpt/Target/Cpp/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -97,34 +97,6 @@ static llvm::cl::opt<int64_t> emitCppAlignment(
                    "with (0: inferred from the plan, the default)"),
     llvm::cl::cat(ckpt_opt::toolCategory()),
     llvm::cl::init(0));
-
-namespace {
-/// Runs last in the pipeline with --emit=cpp: generates the C++ of the
-/// module as the passes left it (the exporter never changes the IR) and
-/// keeps it for writing once the whole run succeeded.
-struct EmitCppPass
-    : public PassWrapper<EmitCppPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmitCppPass)
-  EmitCppPass(SmallVectorImpl<ckpt::EmittedStep> &steps, bool &refused)
-      : steps(steps), refused(refused) {}
-  StringRef getArgument() const override { return "ckpt-opt-emit-cpp"; }
-  void runOnOperation() override {
-    ckpt::EmitCppOptions options;
-    options.alignment = emitCppAlignment;
-    if (emitKind == EmitKind::Cuda)
-      options.target = ckpt::EmitTarget::Cuda;
-    if (failed(ckpt::exportModuleToCpp(getOperation(), options, steps))) {
-      // Nothing is written once any function was refused.
-      steps.clear();
-      refused = true;
-      signalPassFailure();
-    }
-    markAllAnalysesPreserved();
-  }
-  SmallVectorImpl<ckpt::EmittedStep> &steps;
-  bool &refused;
-};
-} // namespace
 
 /// Returns true if the command line asks for a pass that prints to stdout
 /// (--ckpt-report, --ckpt-pareto).
@@ -330,22 +302,29 @@ int main(int argc, char **argv) {
                    << " writes a directory: name it with -o <directory>\n";
       return 1;
     }
-    SmallVector<ckpt::EmittedStep> steps;
-    bool refused = false;
+    // The library's emit pass runs last and keeps the files, written here
+    // once the whole run succeeded.
+    ckpt::EmitCppOptions emitOptions;
+    emitOptions.alignment = emitCppAlignment;
+    if (emitKind == EmitKind::Cuda)
+      emitOptions.target = ckpt::EmitTarget::Cuda;
+    ckpt::EmitStepsResult emitted;
     MlirOptMainConfig pipeline = config;
-    config.setPassPipelineSetupFn([pipeline, &steps, &refused](PassManager &pm) {
-      if (failed(pipeline.setupPassPipeline(pm)))
-        return failure();
-      pm.addPass(std::make_unique<EmitCppPass>(steps, refused));
-      return success();
-    });
+    config.setPassPipelineSetupFn(
+        [pipeline, emitOptions, &emitted](PassManager &pm) {
+          if (failed(pipeline.setupPassPipeline(pm)))
+            return failure();
+          pm.addPass(ckpt::createEmitStepsPass(emitOptions, emitted));
+          return success();
+        });
     llvm::raw_null_ostream discard;
     if (failed(MlirOptMain(discard, std::move(input), registry, config)))
       return 1;
     // Refusals expected by -verify-diagnostics: success, nothing written.
-    if (refused || steps.empty())
-      return refused && config.shouldVerifyDiagnostics() ? 0 : 1;
-    if (llvm::Error error = ckpt::writeEmittedSteps(steps, outputFilename)) {
+    if (emitted.refused || emitted.steps.empty())
+      return emitted.refused && config.shouldVerifyDiagnostics() ? 0 : 1;
+    if (llvm::Error error =
+            ckpt::writeEmittedSteps(emitted.steps, outputFilename)) {
       llvm::errs() << "ckpt-opt: " << llvm::toString(std::move(error))
                    << "\n";
       return 1;

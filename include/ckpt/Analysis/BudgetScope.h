@@ -1,19 +1,24 @@
 //===- BudgetScope.h - What a memory budget covers --------------*- C++ -*-===//
 //
 // The one definition of `budget-scope`: the enum every pass and pipeline
-// option holds, its spelling, and the command-line parser that rejects
-// anything else while the options are parsed.
+// option holds (and the `ckpt.budget` attribute records), its spelling, and
+// the command-line parser that rejects anything else while the options are
+// parsed. Header-only on LLVM's support library, so that the dialect's
+// verifier can read the spelling too.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CKPT_ANALYSIS_BUDGETSCOPE_H
 #define CKPT_ANALYSIS_BUDGETSCOPE_H
 
+#include "ckpt/Analysis/EnumOption.h"
+
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::ckpt {
 
@@ -34,13 +39,42 @@ inline constexpr llvm::StringLiteral kBudgetScopeChoices =
     "step or activations";
 
 /// Returns the option spelling of `scope` (`step`, `activations`).
-llvm::StringRef stringifyBudgetScope(BudgetScope scope);
+inline llvm::StringRef stringifyBudgetScope(BudgetScope scope) {
+  switch (scope) {
+  case BudgetScope::Step:
+    return "step";
+  case BudgetScope::Activations:
+    return "activations";
+  }
+  llvm_unreachable("unknown budget scope");
+}
 
 /// Parses an option spelling; std::nullopt for anything else.
-std::optional<BudgetScope> symbolizeBudgetScope(llvm::StringRef text);
+inline std::optional<BudgetScope> symbolizeBudgetScope(llvm::StringRef text) {
+  for (BudgetScope scope : {BudgetScope::Step, BudgetScope::Activations})
+    if (text == stringifyBudgetScope(scope))
+      return scope;
+  return std::nullopt;
+}
 
 /// Prints the option spelling (used when pass options are printed).
-llvm::raw_ostream &operator<<(llvm::raw_ostream &os, BudgetScope scope);
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                                     BudgetScope scope) {
+  return os << stringifyBudgetScope(scope);
+}
+
+/// The spellings of `budget-scope=`.
+template <>
+struct EnumOptionSpelling<BudgetScope> {
+  static std::optional<BudgetScope> parse(llvm::StringRef text) {
+    return symbolizeBudgetScope(text);
+  }
+  static llvm::StringRef name(BudgetScope scope) {
+    return stringifyBudgetScope(scope);
+  }
+  static std::string choices() { return kBudgetScopeChoices.str(); }
+  static llvm::StringRef valueName() { return "step|activations"; }
+};
 
 } // namespace mlir::ckpt
 
@@ -50,29 +84,9 @@ namespace llvm::cl {
 /// value is an option error naming the option and the accepted values.
 template <>
 class parser<mlir::ckpt::BudgetScope>
-    : public basic_parser<mlir::ckpt::BudgetScope> {
+    : public mlir::ckpt::EnumOptionParser<mlir::ckpt::BudgetScope> {
 public:
-  parser(Option &option) : basic_parser(option) {}
-
-  /// Returns true (after reporting through `option.error`) on a bad value.
-  bool parse(Option &option, StringRef argName, StringRef arg,
-             mlir::ckpt::BudgetScope &value);
-
-  /// The value placeholder shown by --help.
-  StringRef getValueName() const override { return "step|activations"; }
-
-  /// Prints `value` and, when it differs, the default (for --help-hidden
-  /// style option dumps).
-  void printOptionDiff(const Option &option, mlir::ckpt::BudgetScope value,
-                       const OptionValue<mlir::ckpt::BudgetScope> &defaultValue,
-                       size_t globalWidth) const;
-
-  /// Prints `value` as its option spelling.
-  static void print(raw_ostream &os, mlir::ckpt::BudgetScope value) {
-    os << mlir::ckpt::stringifyBudgetScope(value);
-  }
-
-  void anchor() override;
+  using EnumOptionParser::EnumOptionParser;
 };
 
 } // namespace llvm::cl

@@ -12,6 +12,7 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/MemoryTimeline.h"
+#include "ckpt/Dialect/Ckpt/IR/BudgetAttr.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -68,6 +69,8 @@ struct StepReport {
   int64_t arenaBytes = -1;
   /// The plan's lower bound (`ckpt.arena_lower_bound`), or -1.
   int64_t arenaLowerBound = -1;
+  /// The budget the step was planned under (`ckpt.budget`), if any.
+  std::optional<ResolvedBudget> budget;
 
   /// True when the function carries a memory plan.
   bool hasArena() const { return arenaBytes >= 0; }

@@ -487,6 +487,8 @@ static std::string generatePlanJson(const StepModel &m, const Flavor &f) {
       {"results", jsonBindings(m.results)},
       {"buffers", std::move(buffers)},
       {"segments", std::move(segments)}};
+  if (m.budget)
+    document["budget"] = budgetToJson(*m.budget);
   // The device scratch block: in the planned device workspace, or after
   // the planned arena (docs/gpu.md).
   if (f.cuda)

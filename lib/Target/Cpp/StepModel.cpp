@@ -186,6 +186,7 @@ LogicalResult ModelBuilder::readPlan() {
   auto bound = func->getAttrOfType<IntegerAttr>(
       CkptDialect::getArenaLowerBoundAttrName());
   model.arenaSize = arena.getInt();
+  model.budget = getBudget(func);
   model.lowerBound = bound.getInt();
   FailureOr<MemoryTimeline> computed = computeMemoryTimeline(func);
   if (failed(computed))

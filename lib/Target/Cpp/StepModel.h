@@ -10,6 +10,7 @@
 #ifndef CKPT_LIB_TARGET_CPP_STEPMODEL_H
 #define CKPT_LIB_TARGET_CPP_STEPMODEL_H
 
+#include "ckpt/Dialect/Ckpt/IR/BudgetAttr.h"
 #include "ckpt/Target/Cpp/EmitCpp.h"
 
 #include "mlir/IR/AsmState.h"
@@ -132,6 +133,9 @@ struct StepModel {
   int64_t arenaSize = 0;
   int64_t lowerBound = 0;
   int64_t alignment = 0;
+  /// The budget the step was planned under (`ckpt.budget`), if any: the
+  /// plan JSON states it.
+  std::optional<ResolvedBudget> budget;
   /// Bytes of the function's `ckpt.device_workspace` and its planned arena
   /// offset (0 and -1 without one).
   int64_t deviceWorkspace = 0;

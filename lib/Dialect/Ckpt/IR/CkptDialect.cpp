@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/IR/BudgetAttr.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
 
@@ -156,6 +157,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
                                 "ckpt op (a recomputed forward value)";
     return success();
   }
+  if (attr.getName() == kBudgetAttrName)
+    return verifyBudgetAttribute(op, attr.getValue());
   LogicalResult planned = verifyMemoryPlanAttribute(op, attr, handled);
   if (handled)
     return planned;

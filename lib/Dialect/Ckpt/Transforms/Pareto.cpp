@@ -147,7 +147,7 @@ void ParetoPass::runOnOperation() {
   if (failed(checkTimeLimitOption(&getContext(), "ckpt-pareto", timeLimit)))
     return signalPassFailure();
   std::optional<RooflineCostModel> model;
-  if (objective == "time") {
+  if (objective == Objective::Time) {
     std::string error;
     FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);
     if (failed(hardware)) {
@@ -155,10 +155,6 @@ void ParetoPass::runOnOperation() {
       return signalPassFailure();
     }
     model.emplace(*hardware);
-  } else if (objective != "flops") {
-    emitError(options) << "ckpt-pareto: unknown objective '"
-                               << objective << "' (expected time or flops)";
-    return signalPassFailure();
   }
   std::vector<Frontier> frontiers;
   for (auto func : module.getOps<func::FuncOp>()) {

@@ -8,6 +8,7 @@
 
 #include "ckpt/Analysis/MemoryTimeline.h"
 #include "ckpt/Analysis/StepReport.h"
+#include "ckpt/Dialect/Ckpt/IR/BudgetAttr.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
@@ -44,8 +45,11 @@ struct PlaceCheckpointsPass
   void runOnOperation() override;
 
 private:
-  /// The strategy, parsed from the option once per run.
-  remat::Strategy strategyKind = remat::Strategy::None;
+  /// The scope memory is counted in: the option's, or that of the
+  /// function's `ckpt.budget` when the budget comes from there.
+  BudgetScope scope = BudgetScope::Step;
+  /// The budget, once resolved (or read from `ckpt.budget`).
+  std::optional<ResolvedBudget> resolved;
   /// The no-recompute peak in the scope that fractions refer to (exact
   /// sizes, also with `alignment`), set before any strategy runs.
   int64_t referencePeak = 0;
@@ -162,15 +166,18 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
   InFlightDiagnostic diag = emitError(func.getLoc())
                             << "ckpt-place-checkpoints: ";
   if (planPeak >= 0)
-    diag << "the '" << remat::strategyName(strategyKind) << "' plan needs "
+    diag << "the '" << remat::strategyName(strategy) << "' plan needs "
          << formatBytes(planPeak) << " (" << planPeak
          << " bytes) at its peak, over the budget of ";
   else
-    diag << "strategy '" << remat::strategyName(strategyKind)
+    diag << "strategy '" << remat::strategyName(strategy)
          << "' found no plan within the budget of ";
   diag << formatBytes(limit) << " (" << limit << " bytes)";
-  diag << ", given as budget=" << budget
-       << " in budget-scope=" << stringifyBudgetScope(budgetScope)
+  if (resolved && resolved->target)
+    diag << " (the placement target below the budget of "
+         << formatBytes(resolved->bytes) << ")";
+  diag << ", given as budget=" << (resolved ? resolved->requested : "")
+       << " in budget-scope=" << stringifyBudgetScope(scope)
        << "; every plan needs at least " << formatBytes(floor.bytes) << " ("
        << floor.bytes << " bytes, "
        << llvm::formatv("{0:f3}", double(floor.bytes) / double(reference))
@@ -201,10 +208,10 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
         << "no plan can use less than " << formatBytes(floor.bytes) << " ("
         << floor.bytes
         << " bytes): while this op runs, its inputs, outputs and workspace, "
-        << (budgetScope == BudgetScope::Step ? "the step's arguments and " : "")
+        << (scope == BudgetScope::Step ? "the step's arguments and " : "")
         << "the backward values still to be read must all be in memory";
   if (succeeded(timeline))
-    explainPeak(diag, func, *timeline, budgetScope, limit, floor.bytes);
+    explainPeak(diag, func, *timeline, scope, limit, floor.bytes);
 }
 
 void PlaceCheckpointsPass::runOnOperation() {
@@ -229,34 +236,30 @@ void PlaceCheckpointsPass::runOnOperation() {
   // Errors in the options have no place in the input: they are reported
   // without a location, naming the option.
   Location optionsLoc = UnknownLoc::get(&getContext());
-  if (!budget.empty() && !(parsedBudget = remat::parseBudget(budget, error))) {
-    emitError(optionsLoc) << "ckpt-place-checkpoints: " << error;
+  // Parsed with the options; a budget set from C++ may still be invalid.
+  if (!budget.getValue().getError().empty()) {
+    emitError(optionsLoc) << "ckpt-place-checkpoints: "
+                          << budget.getValue().getError();
     return signalPassFailure();
   }
+  parsedBudget = budget.getValue().getBudget();
+  // Without `budget=`, the budget resolved before (`ckpt.budget`), in its
+  // own scope.
+  resolved.reset();
+  if (!parsedBudget)
+    resolved = getBudget(func);
+  scope = resolved ? resolved->scope : budgetScope.getValue();
   if (failed(checkTimeLimitOption(&getContext(), "ckpt-place-checkpoints", timeLimit)))
     return signalPassFailure();
   std::optional<RooflineCostModel> model;
-  if (objective == "time") {
+  if (objective == Objective::Time) {
     FailureOr<HardwareProfile> hardware = loadHardwareProfile(profile, error);
     if (failed(hardware)) {
       emitError(optionsLoc) << "ckpt-place-checkpoints: " << error;
       return signalPassFailure();
     }
     model.emplace(*hardware);
-  } else if (objective != "flops") {
-    emitError(optionsLoc) << "ckpt-place-checkpoints: unknown objective '"
-                             << objective << "' (expected time or flops)";
-    return signalPassFailure();
   }
-  std::optional<remat::Strategy> parsedStrategy =
-      remat::parseStrategy(strategy.getValue());
-  if (!parsedStrategy) {
-    emitError(optionsLoc) << "ckpt-place-checkpoints: unknown strategy '"
-                          << strategy << "' (expected "
-                          << remat::strategyNameList() << ")";
-    return signalPassFailure();
-  }
-  strategyKind = *parsedStrategy;
 
   if (alignment < 1 || alignment > (int64_t(1) << 30) ||
       !llvm::isPowerOf2_64(alignment)) {
@@ -267,7 +270,7 @@ void PlaceCheckpointsPass::runOnOperation() {
   }
   RematProblemOptions options;
   options.costModel = model ? &*model : nullptr;
-  options.scope = budgetScope;
+  options.scope = scope;
   options.alignment = alignment;
   FailureOr<RematProblemWithOrigins> problem = buildRematProblem(func, options);
   if (failed(problem))
@@ -285,14 +288,19 @@ void PlaceCheckpointsPass::runOnOperation() {
     FailureOr<MemoryTimeline> exact = computeMemoryTimeline(func);
     if (failed(exact))
       return signalPassFailure();
-    reference = computeScopedPeak(*exact, budgetScope).bytes;
+    reference = computeScopedPeak(*exact, scope).bytes;
   }
   referencePeak = reference;
-  int64_t limit = -1;
-  if (parsedBudget)
-    limit = parsedBudget->resolve(reference);
-  const char *name = remat::strategyName(strategyKind);
-  if (remat::needsBudget(strategyKind) && limit < 0) {
+  // The one resolution of `budget=`: recorded on the function, so that
+  // later stages read the bytes instead of resolving the text again.
+  if (parsedBudget) {
+    resolved = ResolvedBudget{parsedBudget->resolve(reference), scope,
+                              budget.getValue().getText(), std::nullopt};
+    setBudget(func, *resolved);
+  }
+  int64_t limit = resolved ? resolved->placementLimit() : -1;
+  const char *name = remat::strategyName(strategy);
+  if (remat::needsBudget(strategy) && limit < 0) {
     emitError(func.getLoc())
         << "ckpt-place-checkpoints: strategy '" << name << "' needs a budget";
     return signalPassFailure();
@@ -302,7 +310,7 @@ void PlaceCheckpointsPass::runOnOperation() {
   solveOptions.exactEngines = exactEngines;
   solveOptions.milpProgress = milpProgress(func);
   FailureOr<StrategyPlan> planned =
-      planWithStrategy(func, *problem, strategyKind, limit, solveOptions);
+      planWithStrategy(func, *problem, strategy, limit, solveOptions);
   if (failed(planned))
     return signalPassFailure();
   if (!planned->schedule) {
@@ -334,13 +342,13 @@ void PlaceCheckpointsPass::runOnOperation() {
   FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
   if (failed(timeline))
     return signalPassFailure();
-  ScopedPeak checked = computeScopedPeak(*timeline, budgetScope);
+  ScopedPeak checked = computeScopedPeak(*timeline, scope);
   if (checked.bytes > plan.peakBytes || (limit >= 0 && checked.bytes > limit)) {
     emitError(func.getLoc())
         << "ckpt-place-checkpoints: internal error: the rewritten function "
            "peaks at "
         << checked.bytes
-        << " bytes in budget-scope=" << stringifyBudgetScope(budgetScope)
+        << " bytes in budget-scope=" << stringifyBudgetScope(scope)
         << ", the plan promised " << plan.peakBytes;
     return signalPassFailure();
   }
@@ -348,10 +356,13 @@ void PlaceCheckpointsPass::runOnOperation() {
       plan.recomputeCost / std::max(1e-300, problem->problem.baseCost());
   PlanFigures figures;
   figures.strategy = name;
-  figures.objective = objective;
-  figures.scope = budgetScope;
-  figures.budgetBytes = limit;
-  figures.budgetText = budget;
+  figures.objective = stringifyObjective(objective).str();
+  figures.scope = scope;
+  if (resolved) {
+    figures.budgetBytes = resolved->bytes;
+    figures.targetBytes = resolved->target.value_or(-1);
+    figures.budgetText = resolved->requested;
+  }
   figures.noRecomputePeakBytes = reference;
   figures.peakBytes = checked.bytes;
   figures.overhead = overhead;
@@ -385,7 +396,7 @@ void PlaceCheckpointsPass::runOnOperation() {
         << ") budget=" << (limit >= 0 ? std::to_string(limit) : "none")
         << " recomputed-ops=" << recomputedOps
         << " overhead=" << llvm::formatv("{0:f4}", overhead).str() << " ("
-        << objective << ")" << planned->note
-        << " scope=" << stringifyBudgetScope(budgetScope);
+        << stringifyObjective(objective) << ")" << planned->note
+        << " scope=" << stringifyBudgetScope(scope);
   }
 }

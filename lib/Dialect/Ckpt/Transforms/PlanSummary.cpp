@@ -133,6 +133,8 @@ std::string mlir::ckpt::summarizePlan(func::FuncOp func,
     os << "none";
   else
     os << figures.budgetText << " = " << formatBytes(figures.budgetBytes);
+  if (figures.targetBytes >= 0)
+    os << ", placed under a target of " << formatBytes(figures.targetBytes);
   os << " (budget-scope=" << stringifyBudgetScope(figures.scope)
      << "); peak " << formatBytes(figures.peakBytes) << " ("
      << llvm::formatv("{0:f3}", double(figures.peakBytes) / reference)

@@ -15,7 +15,6 @@
 #include "ckpt/Dialect/Ckpt/Transforms/PlanSummary.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
-#include "ckpt/Remat/Budget.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -111,13 +110,11 @@ static bool hasRecomputation(func::FuncOp func) {
 /// recomputed ops by scope.
 LogicalResult ReportPass::planOnCopy(func::FuncOp func, HtmlStep &step,
                                      const CostModel *costModel) {
+  // Placement's options under the same names (the pipeline's list).
   PlaceCheckpointsPassOptions place;
-  place.budget = budget;
-  place.budgetScope = budgetScope;
-  place.strategy = strategy;
-  place.objective = objective;
-  place.profile = profile;
-  place.timeLimit = timeLimit;
+#define CKPT_PLACEMENT_OPTION(TYPE, FIELD, ARG, DEFAULT, DESC)                  \
+  place.FIELD = FIELD;
+#include "ckpt/PipelineOptions.def"
   // Placement's summary goes on the page.
   PlanSummaryCapture keepSummary(&getContext(), step.summary);
   ModuleOp module = getOperation();
@@ -135,6 +132,9 @@ LogicalResult ReportPass::planOnCopy(func::FuncOp func, HtmlStep &step,
       placed = failure();
     } else {
       step.after = buildMemoryChart(*after, budgetScope);
+      // The budget in bytes as placement resolved it (`ckpt.budget`).
+      if (std::optional<ResolvedBudget> resolved = getBudget(planned))
+        step.budgetBytes = resolved->bytes;
       step.recomputed = groupRecomputedOps(planned);
       // The overhead as placement counts it: every recomputation costs what
       // its op costs once, over the cost of the step without any.
@@ -158,13 +158,8 @@ void ReportPass::runHtml(const RooflineCostModel &roofline) {
   ModuleOp module = getOperation();
   Location options = UnknownLoc::get(&getContext());
   const CostModel *costModel = nullptr;
-  if (objective == "time") {
+  if (objective == Objective::Time)
     costModel = &roofline;
-  } else if (objective != "flops") {
-    emitError(options) << "ckpt-report: unknown objective '" << objective
-                       << "' (expected time or flops)";
-    return signalPassFailure();
-  }
   if (json) {
     emitError(options) << "ckpt-report: html and json are two formats of one "
                           "report; ask for one of them";
@@ -177,14 +172,11 @@ void ReportPass::runHtml(const RooflineCostModel &roofline) {
   }
   if (failed(checkTimeLimitOption(&getContext(), "ckpt-report", timeLimit)))
     return signalPassFailure();
-  std::optional<remat::Budget> parsedBudget;
-  if (!budget.empty()) {
-    std::string error;
-    parsedBudget = remat::parseBudget(budget, error);
-    if (!parsedBudget) {
-      emitError(options) << "ckpt-report: " << error;
-      return signalPassFailure();
-    }
+  // Parsed with the options (a budget set from C++ may still be invalid),
+  // resolved by placement on the copy (`ckpt.budget`).
+  if (!budget.getValue().getError().empty()) {
+    emitError(options) << "ckpt-report: " << budget.getValue().getError();
+    return signalPassFailure();
   }
 
   std::vector<func::FuncOp> funcs;
@@ -196,14 +188,14 @@ void ReportPass::runHtml(const RooflineCostModel &roofline) {
     HtmlStep step;
     step.name = func.getSymName().str();
     step.scope = budgetScope;
-    step.objective = objective;
+    step.objective = stringifyObjective(objective).str();
     FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
     if (failed(timeline))
       return signalPassFailure();
     bool planned = hasRecomputation(func);
     if (planned) {
       // A plan already made: shown as it is, with what it recomputes.
-      if (parsedBudget) {
+      if (!budget.empty()) {
         emitError(func.getLoc())
             << "ckpt-report: @" << step.name
             << " already recomputes ops (it was planned): budget= plans a "
@@ -214,11 +206,15 @@ void ReportPass::runHtml(const RooflineCostModel &roofline) {
       step.after = buildMemoryChart(*timeline, budgetScope);
       step.recomputed = groupRecomputedOps(func);
       step.objective.clear();
+      // The budget it was planned under, when placement recorded it.
+      if (std::optional<ResolvedBudget> resolved = getBudget(func)) {
+        step.budgetText = resolved->requested;
+        step.budgetBytes = resolved->bytes;
+      }
     } else {
       step.before = buildMemoryChart(*timeline, budgetScope);
-      if (parsedBudget) {
-        step.budgetText = budget;
-        step.budgetBytes = parsedBudget->resolve(step.before->peakBytes);
+      if (!budget.empty()) {
+        step.budgetText = budget.getValue().getText();
         if (failed(planOnCopy(func, step, costModel)))
           return signalPassFailure();
       }

@@ -9,6 +9,9 @@
 #define CKPT_DIALECT_CKPT_TRANSFORMS_PASSES_H
 
 #include "ckpt/Analysis/BudgetScope.h"
+#include "ckpt/Analysis/Objective.h"
+#include "ckpt/Dialect/Ckpt/Transforms/BudgetOption.h"
+#include "ckpt/Dialect/Ckpt/Transforms/StrategyOption.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

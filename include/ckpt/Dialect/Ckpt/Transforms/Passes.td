@@ -10,6 +10,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+// Options several passes take, each with one C++ type and spelling: the
+// enum-valued ones are parsed (and a bad value rejected, naming the option
+// and the accepted values) while the options are parsed.
+class BudgetOption<string desc>
+    : Option<"budget", "budget", "::mlir::ckpt::BudgetOption",
+             "::mlir::ckpt::BudgetOption()", desc>;
+class BudgetScopeOption<string desc>
+    : Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
+             "::mlir::ckpt::BudgetScope::Step", desc>;
+class StrategyOption<string default, string desc>
+    : Option<"strategy", "strategy", "::mlir::ckpt::remat::Strategy",
+             "::mlir::ckpt::remat::Strategy::" # default, desc>;
+class ObjectiveOption<string desc>
+    : Option<"objective", "objective", "::mlir::ckpt::Objective",
+             "::mlir::ckpt::Objective::Time", desc>;
+
 def PrintCostsPass : Pass<"ckpt-print-costs", "::mlir::func::FuncOp"> {
   let summary = "Report the exact cost of every ckpt op as a remark";
   let description = [{
@@ -101,17 +117,13 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
            "Hardware profile: h100-sxm, h200, a100-80gb, or a .json file">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to ('-' for stdout)">,
-    Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
-           /*default=*/"::mlir::ckpt::BudgetScope::Step",
-           "The scope whose peak the report states: step or activations">,
+    BudgetScopeOption<"The scope whose peak the report states: step or activations">,
     Option<"html", "html", "bool", /*default=*/"false",
            "Write an HTML page with charts instead of a table">,
-    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
-           "With html: plan the step under this budget (as ckpt-place-checkpoints takes it) and show the plan">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
+    BudgetOption<"With html: plan the step under this budget (as ckpt-place-checkpoints takes it) and show the plan">,
+    StrategyOption<"Optimal",
            "With html and a budget: the placement strategy">,
-    Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
-           "With html: cost of recomputation, time or flops">,
+    ObjectiveOption<"With html: cost of recomputation, time or flops">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
            "With html: time limit of the exact engine per solve, in seconds">,
     Option<"frontierPoints", "frontier-points", "unsigned", /*default=*/"8",
@@ -175,7 +187,11 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
 
     `budget` is absolute (`24GiB`, `512MiB`, `1.5GB`, `1000000`) or a
     fraction of the no-recompute peak (`0.5x`, the peak in the budget's
-    scope); empty means no budget. With `budget-scope=step` (default) the
+    scope); empty means no budget. The budget is resolved into bytes once and
+    recorded on the function as `ckpt.budget` (bytes, scope, the budget as
+    given; docs/checkpointing.md); without `budget`, a `ckpt.budget` already
+    on the function is the budget (placed under its `target` when it has
+    one, as `ckpt-fit-arena` sets it), in that attribute's scope. With `budget-scope=step` (default) the
     budget and the peak compared with it cover the whole step: parameters,
     inputs, parameter gradients, activations, temporaries, op workspace and
     the device workspace. With `activations` they cover what a PyTorch user
@@ -197,15 +213,11 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     backend (python/ckpt_torch) partitions PyTorch's graph by it.
   }];
   let options = [
-    Option<"budget", "budget", "std::string", /*default=*/"\"\"",
-           "Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x, up to 100x); a bare number is an error">,
-    Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
-           /*default=*/"::mlir::ckpt::BudgetScope::Step",
-           "What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"none\"",
+    BudgetOption<"Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x, up to 100x); a bare number is an error">,
+    BudgetScopeOption<"What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
+    StrategyOption<"None",
            "none, full, sqrt, selective, greedy, chain, generic, optimal or exact">,
-    Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
-           "Cost of recomputation: time (roofline on the profile) or flops">,
+    ObjectiveOption<"Cost of recomputation: time (roofline on the profile) or flops">,
     Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
            "Hardware profile for the time objective (h100-sxm, h200, a100-80gb or a .json file)">,
     Option<"explain", "explain", "bool", /*default=*/"false",
@@ -250,11 +262,8 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
            "Number of budgets (at least 2)">,
     Option<"output", "output", "std::string", /*default=*/"\"\"",
            "Also write the frontier to this file (.csv: CSV, else JSON)">,
-    Option<"budgetScope", "budget-scope", "::mlir::ckpt::BudgetScope",
-           /*default=*/"::mlir::ckpt::BudgetScope::Step",
-           "What budgets and peaks cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
-    Option<"objective", "objective", "std::string", /*default=*/"\"time\"",
-           "time (roofline on the profile) or flops">,
+    BudgetScopeOption<"What budgets and peaks cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
+    ObjectiveOption<"time (roofline on the profile) or flops">,
     Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
            "Hardware profile for the time objective">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
@@ -338,6 +347,47 @@ def PlanMemoryPass : Pass<"ckpt-plan-memory", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numInPlace", "in-place-buffers",
               "Buffers written over a dying operand">,
+  ];
+}
+
+def FitArenaPass : Pass<"ckpt-fit-arena", "::mlir::ModuleOp"> {
+  let summary = "Place checkpoints and plan memory so that the arena fits the budget";
+  let description = [{
+    The driver of `ckpt-pipeline` with `plan-memory`. For every function with
+    a body, resolves `budget` once (as `ckpt-place-checkpoints` does: a
+    fraction refers to the no-recompute peak in `budget-scope`) and records
+    it as `ckpt.budget`, then runs `ckpt-place-checkpoints` and
+    `ckpt-plan-memory` on a copy of the function. The arena holds the whole
+    step, so its limit is the budget plus, in `budget-scope=activations`,
+    what the scope leaves out (arguments, device workspace, parameter
+    gradients, each aligned). If the planned arena is over it, placement is
+    re-run from the original function under a tighter `target` in
+    `ckpt.budget` (below the budget by what packing lost, doubling with every
+    miss; once a target has no plan, halfway between it and the tightest
+    target whose arena was over), at most `max-resolves` times; then the
+    pass fails saying by how much the smallest arena planned misses the
+    budget. The accepted copy replaces the function.
+
+    `ckpt-opt step.json --ckpt-fit-arena="budget=0.5x strategy=greedy"`.
+  }];
+  let options = [
+    BudgetOption<"Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x); a bare number is an error; empty: none">,
+    BudgetScopeOption<"What the budget and the peak cover: step (everything) or activations (saved activations and backward temporaries: no parameters, inputs or parameter gradients)">,
+    StrategyOption<"Optimal",
+           "none, full, sqrt, selective, greedy, chain, generic, optimal or exact (greedy and the engines need a budget)">,
+    ObjectiveOption<"Cost of recomputation: time (roofline on the profile) or flops">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
+           "Hardware profile for the time objective (h100-sxm, h200, a100-80gb or a .json file)">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
+           "Time limit of the exact engine (MILP), in seconds">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "Alignment of the memory plan, in bytes (placement counts buffers at it)">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "Let elementwise ops overwrite an operand dying there">,
+    Option<"verifyPlan", "verify-plan", "bool", /*default=*/"false",
+           "Check the memory plan with the independent checker">,
+    Option<"maxResolves", "max-resolves", "unsigned", /*default=*/"8",
+           "How many times placement is re-run with a tightened target when the planned arena exceeds the budget">,
   ];
 }
 

@@ -29,6 +29,9 @@ struct PlanFigures {
   /// The budget in bytes in `scope` (-1: none) and as the user typed it.
   int64_t budgetBytes = -1;
   std::string budgetText;
+  /// The tighter target placement aimed at (`ckpt.budget`'s `target`, set
+  /// by `ckpt-fit-arena` re-solves); -1: the budget itself.
+  int64_t targetBytes = -1;
   /// Peaks in `scope`: without recomputation and of the plan (the latter as
   /// re-checked on the rewritten IR).
   int64_t noRecomputePeakBytes = 0;

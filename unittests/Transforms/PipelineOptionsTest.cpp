@@ -1,0 +1,106 @@
+//===- PipelineOptionsTest.cpp - ckpt-pipeline's options match its passes' -===//
+//
+// The pipeline's options come from one list (PipelineOptions.def) and
+// `ckpt-fit-arena`'s from Passes.td: these tests fail if the two drift apart
+// (an option in one and not the other, another default) or if the pipeline
+// does not hand a value on to the pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
+#include "ckpt/Pipeline.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::ckpt;
+
+namespace {
+
+/// Parses printed options (`name{a=1 b=x}` or `{a=1 b=x}`; no value holds a
+/// space) into name -> value.
+std::map<std::string, std::string> parsePrinted(llvm::StringRef text) {
+  std::map<std::string, std::string> values;
+  text = text.drop_until([](char c) { return c == '{'; }).drop_front();
+  text = text.take_until([](char c) { return c == '}'; });
+  llvm::SmallVector<llvm::StringRef> fields;
+  text.split(fields, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef field : fields) {
+    auto [name, value] = field.split('=');
+    values[name.str()] = value.str();
+  }
+  return values;
+}
+
+/// The pipeline's options as printed, without those it keeps for itself.
+std::map<std::string, std::string>
+printedFitOptions(CkptPipelineOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  options.print(os);
+  std::map<std::string, std::string> values = parsePrinted(os.str());
+  values.erase("plan-memory");
+  values.erase("device-workspace");
+  return values;
+}
+
+/// The options of the `ckpt-fit-arena` pass in `pm`, as printed.
+std::map<std::string, std::string> printedPassOptions(OpPassManager &pm) {
+  for (Pass &pass : pm.getPasses()) {
+    if (pass.getArgument() != "ckpt-fit-arena")
+      continue;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    pass.printAsTextualPipeline(os);
+    return parsePrinted(os.str());
+  }
+  ADD_FAILURE() << "the pipeline has no ckpt-fit-arena pass";
+  return {};
+}
+
+TEST(PipelineOptions, FitArenaTakesThePipelinesOptionsWithItsDefaults) {
+  CkptPipelineOptions pipeline;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  createFitArenaPass()->printAsTextualPipeline(os);
+  EXPECT_EQ(printedFitOptions(pipeline), parsePrinted(os.str()));
+}
+
+TEST(PipelineOptions, EveryValueReachesFitArena) {
+  // Every option away from its default.
+  std::unique_ptr<CkptPipelineOptions> options =
+      CkptPipelineOptions::createFromString(
+          "budget=1MiB budget-scope=activations strategy=greedy "
+          "objective=flops profile=h200 time-limit=5 alignment=512 "
+          "in-place=false verify-plan=true max-resolves=3 plan-memory=true");
+  ASSERT_TRUE(options);
+  OpPassManager pm("builtin.module");
+  buildCkptPipeline(pm, *options);
+  std::map<std::string, std::string> expected = printedFitOptions(*options);
+  EXPECT_EQ(expected.size(), 10u);
+  EXPECT_EQ(printedPassOptions(pm), expected);
+}
+
+TEST(PipelineOptions, BudgetSetFromCppIsParsedOnce) {
+  CkptPipelineOptions options;
+  options.budget = "0.5x";
+  ASSERT_TRUE(options.budget.getValue().getBudget());
+  EXPECT_EQ(options.budget.getValue().getBudget()->fraction, 0.5);
+  EXPECT_EQ(options.budget.getValue().getText(), "0.5x");
+  EXPECT_TRUE(options.budget.getValue().getError().empty());
+  // A bare number keeps the reason, which the pass reports.
+  options.budget = "4096";
+  EXPECT_FALSE(options.budget.getValue().getBudget());
+  EXPECT_NE(options.budget.getValue().getError().find("has no unit"),
+            std::string::npos);
+  options.budget = BudgetOption();
+  EXPECT_TRUE(options.budget.getValue().empty());
+}
+
+} // namespace
