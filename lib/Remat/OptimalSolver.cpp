@@ -230,11 +230,13 @@ bool runGenericEntry(OptimalRun &run) {
 }
 
 /// Problems of at most `costRepair.maxNodes` nodes: the best plan so far,
-/// planned again window by window for less cost (CostRepair.h).
+/// planned again window by window for less cost (CostRepair.h), unless it
+/// is already within `costRepair.skipWithinBound` of the proven bound.
 bool appliesCostRepair(const OptimalRun &run) {
+  const CostRepairOptions &options = run.options.costRepair;
   return run.best.hasSchedule() &&
-         run.problem.nodes.size() <=
-             static_cast<size_t>(run.options.costRepair.maxNodes);
+         run.problem.nodes.size() <= static_cast<size_t>(options.maxNodes) &&
+         run.best.cost > run.bound.totalCost * (1 + options.skipWithinBound);
 }
 bool runCostRepairEntry(OptimalRun &run) {
   CostRepairResult repaired = run.time([&] {

@@ -48,7 +48,11 @@ struct CostRepairOptions {
   /// second).
   int64_t windowWork = 20'000'000;
   /// Work cap of the whole stage, summed over windows.
-  int64_t maxWork = 100'000'000;
+  int64_t maxWork = 50'000'000;
+  /// `solveOptimal` skips the stage when the best plan's cost is within
+  /// this fraction of the proven lower bound (nothing worth the time to
+  /// gain).
+  double skipWithinBound = 0.001;
 };
 
 /// What `improveByWindows` made of a plan.
