@@ -229,6 +229,25 @@ bool runGenericEntry(OptimalRun &run) {
   return false;
 }
 
+/// Problems of at most `costRepair.maxNodes` nodes: the best plan so far,
+/// planned again window by window for less cost (CostRepair.h), unless it
+/// is already within `costRepair.skipWithinBound` of the proven bound.
+bool appliesCostRepair(const OptimalRun &run) {
+  const CostRepairOptions &options = run.options.costRepair;
+  return run.best.hasSchedule() &&
+         run.problem.nodes.size() <= static_cast<size_t>(options.maxNodes) &&
+         run.best.cost > run.bound.totalCost * (1 + options.skipWithinBound);
+}
+bool runCostRepairEntry(OptimalRun &run) {
+  CostRepairResult repaired = run.time([&] {
+    return improveByWindows(run.problem, run.budget, run.best.schedule,
+                            run.options.costRepair);
+  });
+  if (repaired.windowsImproved > 0)
+    run.offer(std::move(repaired.schedule), Engine::CostRepair);
+  return false;
+}
+
 /// Small problems: the MILP certifies, or improves.
 bool appliesMilp(const OptimalRun &run) {
   return run.options.exactEngines &&
@@ -268,8 +287,9 @@ bool runMilpEntry(OptimalRun &run) {
 
 /// The engines in the order they run. The order is the policy: the bound
 /// first (it may prove that nothing fits), the exact enumeration where it is
-/// cheap, the scalable engines and the seeds, the generic engine, and the
-/// MILP last, started from the best plan so far.
+/// cheap, the scalable engines and the seeds, the generic engine, the cost
+/// repair of the best of their plans, and the MILP last, started from the
+/// best plan so far.
 const EngineEntry kOptimalEngines[] = {
     {Engine::Bound, appliesAlways, runBoundEntry},
     {Engine::Exhaustive, appliesExhaustive, runExhaustiveEntry},
@@ -279,6 +299,7 @@ const EngineEntry kOptimalEngines[] = {
     {Engine::Baseline, appliesAlways, runBaselineEntry},
     {Engine::Greedy, appliesGreedy, runGreedyEntry},
     {Engine::Generic, appliesGeneric, runGenericEntry},
+    {Engine::CostRepair, appliesCostRepair, runCostRepairEntry},
     {Engine::Milp, appliesMilp, runMilpEntry},
 };
 

@@ -27,3 +27,10 @@ bool detail::isFreelyReorderable(const Problem &problem) {
   }
   return true;
 }
+
+bool detail::hasNoProjections(const Problem &problem) {
+  for (const Node &node : problem.nodes)
+    if (node.primary >= 0)
+      return false;
+  return true;
+}

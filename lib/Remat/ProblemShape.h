@@ -27,6 +27,9 @@ std::vector<std::vector<int32_t>> uniqueDeps(const Problem &problem);
 /// BackwardSearch.h).
 bool isFreelyReorderable(const Problem &problem);
 
+/// Whether no node of `problem` is a projection.
+bool hasNoProjections(const Problem &problem);
+
 } // namespace mlir::ckpt::remat::detail
 
 #endif // CKPT_LIB_REMAT_PROBLEMSHAPE_H

@@ -38,6 +38,8 @@ const char *mlir::ckpt::remat::engineName(Engine engine) {
     return "generic";
   case Engine::Milp:
     return "milp";
+  case Engine::CostRepair:
+    return "cost-repair";
   }
   return "";
 }

@@ -9,6 +9,7 @@
 #include "ckpt/Remat/BackwardSearch.h"
 
 #include "ProblemShape.h"
+#include "ScheduleProfile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,44 +30,9 @@ mlir::ckpt::remat::spliceWindow(const std::vector<int32_t> &computations,
 
 namespace {
 
-/// A schedule in any first-computation order, its evaluation, and the live
-/// bytes after each step (once the buffers it read last are freed).
-struct Profile {
-  Evaluation eval;
-  std::vector<int64_t> after;
-};
-
-Profile profileOf(const Problem &problem,
-                  const std::vector<int32_t> &computations) {
-  Profile profile;
-  profile.eval = evaluateSchedule(problem, Schedule{computations},
-                                  EvaluationOptions{/*anyFirstOrder=*/true});
-  if (!profile.eval.valid())
-    return profile;
-  const int64_t steps = static_cast<int64_t>(computations.size());
-  std::vector<int64_t> freedAt(steps + 1, 0);
-  for (int64_t step = 0; step < steps; ++step)
-    freedAt[profile.eval.lastRead[step]] +=
-        problem.nodes[computations[step]].bytes;
-  profile.after.resize(steps);
-  for (int64_t step = 0; step < steps; ++step) {
-    const Node &node = problem.nodes[computations[step]];
-    profile.after[step] =
-        profile.eval.liveBytes[step] - node.workspace - freedAt[step];
-  }
-  return profile;
-}
-
-/// The nodes whose buffers are live after `step` (-1: before the first).
-std::vector<int32_t> liveAfter(const std::vector<int32_t> &computations,
-                               const Profile &profile, int64_t step) {
-  std::vector<int32_t> live;
-  for (int64_t u = 0; u <= step; ++u)
-    if (profile.eval.lastRead[u] > step)
-      live.push_back(computations[u]);
-  std::sort(live.begin(), live.end());
-  return live;
-}
+using detail::liveAfter;
+using detail::Profile;
+using detail::profileOf;
 
 /// Replaces steps (before, after] of `candidate` (evaluated in `at`) by
 /// `window` when the result is valid and the window's steps fit `target`

@@ -133,10 +133,16 @@ TEST(BackwardSearchWindow, RefusesBadWindows) {
   BackwardSearchResult tooSmall = searchBackwardWindow(
       problem, problem.fixedBytes + bytes - 1, heavy, {});
   EXPECT_EQ(tooSmall.outcome, Outcome::Exhausted) << tooSmall.message;
+  // In the problem's order (the cost repair's windows), nodes 0 to 11 all
+  // computed for the first time, in order: the cheapest is each once.
   BackwardSearchOptions inOrder;
   inOrder.problemOrder = true;
-  EXPECT_EQ(searchBackwardWindow(problem, 1 << 20, heavy, inOrder).outcome,
-            Outcome::NotApplicable);
+  inOrder.minimizeCost = true;
+  heavy.endNew = 12;
+  BackwardSearchResult ordered =
+      searchBackwardWindow(problem, 1 << 20, heavy, inOrder);
+  ASSERT_EQ(ordered.outcome, Outcome::Found) << ordered.message;
+  EXPECT_EQ(ordered.computations, Schedule::identity(problem).order);
   // Nothing to do when the needed values are available.
   BackwardWindow done;
   done.needed = {4};

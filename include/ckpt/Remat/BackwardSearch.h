@@ -59,6 +59,14 @@ struct BackwardSearchOptions {
   /// narrower search complete, so running out of sets proves nothing
   /// (`Capped`, not `Exhausted`).
   bool problemOrder = false;
+  /// Find the cheapest sequence instead of any: best first by the cost
+  /// spent plus the costs of the nodes left to compute (each must be
+  /// computed at least once, so that never overstates the rest: A*), and a
+  /// set is skipped only when it holds a set reached at no higher cost. The
+  /// first set expanded that needs nothing more ends the search, so a
+  /// `Found` sequence is the cheapest one within the budget (in windows
+  /// too). Used by the cost repair (CostRepair.h) on windows.
+  bool minimizeCost = false;
 };
 
 /// What `searchBackward` found.
@@ -94,6 +102,15 @@ struct BackwardWindow {
   std::vector<int32_t> needed;
   /// Values live when the window starts (node ids).
   std::vector<int32_t> available;
+  /// With `problemOrder`: the nodes from this one on (by index) are not
+  /// computed before the window (its schedule, in the problem's order, has
+  /// computed exactly the nodes before it), so the window computes them for
+  /// the first time, in the problem's order.
+  int32_t firstNew = 0;
+  /// With `problemOrder`: the first node not computed by the window's end;
+  /// the window computes every node from `firstNew` up to it for the
+  /// first time, even those no later step reads (the order needs them).
+  int32_t endNew = 0;
 };
 
 /// Searches, as described above, for a schedule of `problem` within
@@ -114,7 +131,9 @@ BackwardSearchResult searchBackward(const Problem &problem,
 /// these two sets, nothing about the problem. Set pairs (a set holding a
 /// reached set plus two members) are pruned on sets of at most
 /// `kMaxPairPrunedMembers` members (above, single members only: the pair
-/// test is quadratic). `problemOrder` is not supported here.
+/// test is quadratic). With `problemOrder`, the window's first
+/// computations of the nodes from `firstNew` on follow the problem's order
+/// (as for the whole problem, running out of sets proves nothing).
 BackwardSearchResult searchBackwardWindow(const Problem &problem,
                                           int64_t budgetBytes,
                                           const BackwardWindow &window,

@@ -3,7 +3,8 @@
 // One interface over every engine: the exact ones where the problem is small
 // enough (exhaustive enumeration, then Checkmate's MILP with CBC started from
 // the best heuristic plan), the scalable segment-chain DP, the greedy search
-// and the baseline plans given as seeds. The cheapest schedule that fits
+// and the baseline plans given as seeds, and the cost repair of the best of
+// their plans, window by window. The cheapest schedule that fits
 // wins, so `optimal` never costs more than a seed that fits, and its gap is
 // reported against a proven lower bound.
 //
@@ -12,6 +13,7 @@
 #ifndef CKPT_REMAT_OPTIMALSOLVER_H
 #define CKPT_REMAT_OPTIMALSOLVER_H
 
+#include "ckpt/Remat/CostRepair.h"
 #include "ckpt/Remat/ExactSolvers.h"
 #include "ckpt/Remat/GenericSolver.h"
 #include "ckpt/Remat/SegmentChainSolver.h"
@@ -60,6 +62,10 @@ struct OptimalOptions {
   size_t maxGenericTrainingNodes = 100;
   /// Options of the generic engine.
   GenericOptions genericOptions;
+  /// Options of the cost repair of the best plan before the MILP
+  /// (CostRepair.h; it runs on problems of at most `costRepair.maxNodes`
+  /// nodes, 0: never).
+  CostRepairOptions costRepair;
 };
 
 /// Returns the cheapest schedule within `budgetBytes` the engines find, with

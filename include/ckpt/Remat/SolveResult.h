@@ -37,10 +37,14 @@ enum class Engine {
   Generic,
   /// Checkmate's MILP with CBC (`solveMilp`).
   Milp,
+  /// The cost repair of the best plan, window by window
+  /// (`improveByWindows`, CostRepair.h).
+  CostRepair,
 };
 
 /// Returns the engine's name as the tools print it: "", "bound",
-/// "exhaustive", "segment-chain", "baseline", "greedy", "generic" or "milp".
+/// "exhaustive", "segment-chain", "baseline", "greedy", "generic", "milp" or
+/// "cost-repair".
 const char *engineName(Engine engine);
 
 /// The wall-clock time one engine ran.
