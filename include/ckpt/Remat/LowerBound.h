@@ -9,7 +9,9 @@
 // costs at least its op's cost. So the cost of the recomputations after x
 // is at least the cheapest way to leave out enough such values to fit the
 // budget: a knapsack, whose fractional relaxation (greedy by cost per byte)
-// is a lower bound. The bound is the largest over all x.
+// is a lower bound. The bound is the largest over all x, or the segment
+// bound (SegmentBound.h), which links the knapsacks of all points, where
+// that is larger.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +29,14 @@ struct CostLowerBound {
   /// Lower bound on the total cost (base cost included) of every valid
   /// schedule within the budget; +infinity if no schedule fits.
   double totalCost = 0;
-  /// The node whose first computation gives the bound (-1: the base cost).
+  /// The node whose first computation gives the knapsack bound (-1: the
+  /// base cost).
   int32_t node = -1;
+  /// The knapsack bound alone (base cost included); `totalCost` is the
+  /// larger of it and the segment bound (SegmentBound.h) plus the base cost.
+  double knapsackCost = 0;
+  /// Whether the segment bound is the larger.
+  bool fromSegments = false;
   /// A lower bound on the peak of every valid schedule: the largest, over
   /// the nodes, of what must be in memory while it is first computed (fixed
   /// bytes, its output, workspace and inputs, non-recomputable values still
@@ -38,9 +46,11 @@ struct CostLowerBound {
 };
 
 /// Computes the bound for `problem` under `budgetBytes` (fixed bytes
-/// included). Linear in the problem size times the number of values alive
-/// at a time; `maxWork` caps the knapsack steps (the bound stays valid, only
-/// less tight, when the cap is reached).
+/// included): the larger of the knapsack bound and the segment bound.
+/// The knapsack is linear in the problem size times the number of values
+/// alive at a time; `maxWork` caps the knapsack steps and, separately, the
+/// segment bound's subgradient work (the bound stays valid, only less
+/// tight, when a cap is reached).
 CostLowerBound computeCostLowerBound(const Problem &problem,
                                      int64_t budgetBytes,
                                      int64_t maxWork = 50'000'000);

@@ -1,0 +1,199 @@
+//===- SegmentBound.cpp - Lagrangian bound over read segments -------------===//
+//
+// See SegmentBound.h for the relaxation and why every multiplier vector
+// gives a valid bound.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Remat/SegmentBound.h"
+
+#include "ProblemShape.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace mlir::ckpt::remat;
+
+namespace {
+
+/// The points x in [lo, hi] of one value's segment, the value's bytes and
+/// its share of its group's cost.
+struct ReadSegment {
+  int32_t lo, hi;
+  double bytes, cost;
+};
+
+/// The relaxation's data: need_x - budget per point, and the segments.
+struct SegmentRelaxation {
+  std::vector<double> excess;
+  std::vector<ReadSegment> segments;
+  bool overFloor = false;
+};
+
+/// Builds the relaxation. A group (an op and its projections) is computed
+/// as one; its cost is split between its values in proportion to their
+/// bytes: a schedule that recomputes the group k times pays k times the
+/// whole cost, at least the sum over members of share times that member's
+/// absent segments (each at most k).
+SegmentRelaxation buildSegmentRelaxation(const Problem &problem, int64_t budget) {
+  const std::vector<Node> &nodes = problem.nodes;
+  const int32_t n = static_cast<int32_t>(nodes.size());
+  std::vector<std::vector<int32_t>> deps = detail::uniqueDeps(problem);
+  std::vector<int32_t> last(n, -1), group(n);
+  std::vector<std::vector<int32_t>> readers(n);
+  std::vector<double> groupCost(n, 0), groupBytes(n, 0);
+  for (int32_t i = 0; i < n; ++i) {
+    group[i] = nodes[i].primary >= 0 ? nodes[i].primary : i;
+    groupCost[group[i]] += nodes[i].cost;
+    groupBytes[group[i]] += double(nodes[i].bytes);
+    for (int32_t dep : deps[i]) {
+      last[dep] = std::max(last[dep], i);
+      readers[dep].push_back(i); // ascending i, unique per i
+    }
+  }
+  for (int32_t i = 0; i < n; ++i)
+    if (nodes[i].isOutput)
+      last[i] = n;
+
+  // Bytes alive across each point (computed before, read at or after it
+  // is not enough: read strictly after), by difference arrays.
+  std::vector<int64_t> rec(n + 1, 0), nonRec(n + 1, 0);
+  for (int32_t v = 0; v < n; ++v) {
+    if (last[v] <= v + 1)
+      continue;
+    std::vector<int64_t> &diff = nodes[v].recomputable ? rec : nonRec;
+    diff[v + 1] += nodes[v].bytes;
+    diff[last[v]] -= nodes[v].bytes;
+  }
+  SegmentRelaxation relax;
+  relax.excess.assign(n, 0);
+  int64_t recAlive = 0, nonRecAlive = 0;
+  for (int32_t x = 0; x < n; ++x) {
+    recAlive += rec[x];
+    nonRecAlive += nonRec[x];
+    // Everything alive is counted once; the inputs of x are in memory
+    // whether they are alive after x or read for the last time here.
+    int64_t need = problem.fixedBytes + nodes[x].bytes + nodes[x].workspace +
+                   recAlive + nonRecAlive;
+    for (int32_t dep : deps[x])
+      if (last[dep] == x)
+        need += nodes[dep].bytes;
+    // What every schedule holds at x (the knapsack bound's floor).
+    int64_t floor = need - recAlive;
+    for (int32_t dep : deps[x])
+      if (last[dep] > x && nodes[dep].recomputable)
+        floor += nodes[dep].bytes;
+    if (floor > budget)
+      relax.overFloor = true;
+    relax.excess[x] = double(need - budget);
+  }
+
+  // Segments: between v and its first reader, consecutive readers, and the
+  // last reader and the end for an output.
+  for (int32_t v = 0; v < n; ++v) {
+    const Node &node = nodes[v];
+    int32_t g = group[v];
+    // Every crossing value gets its segments, free ones (cost 0) too:
+    // need_x counts it, so the relaxation must be able to leave it out.
+    if (!node.recomputable || node.bytes <= 0 || last[v] <= v + 1)
+      continue;
+    double bytes = double(node.bytes);
+    double cost = groupCost[g] * bytes / groupBytes[g];
+    int32_t from = v;
+    auto add = [&](int32_t to) {
+      if (to > from + 1)
+        relax.segments.push_back({from + 1, to - 1, bytes, cost});
+      from = to;
+    };
+    for (int32_t r : readers[v])
+      add(r);
+    if (node.isOutput)
+      add(n);
+  }
+  return relax;
+}
+
+} // namespace
+
+SegmentBound mlir::ckpt::remat::computeSegmentBound(const Problem &problem,
+                                                    int64_t budgetBytes,
+                                                    int32_t maxIterations,
+                                                    int64_t maxWork) {
+  SegmentBound result;
+  if (problem.validate())
+    return result;
+  SegmentRelaxation relax = buildSegmentRelaxation(problem, budgetBytes);
+  if (relax.overFloor)
+    return result;
+  const int32_t n = static_cast<int32_t>(problem.nodes.size());
+  const int64_t size = int64_t(n) + int64_t(relax.segments.size()) + 1;
+
+  std::vector<double> lambda(n, 0), prefix(n + 1, 0), grad(n), diff(n + 1);
+  double best = 0;
+  // The Polyak step aims `gap` above the best value so far; the gap halves
+  // after `patience` iterations without a new best.
+  double gap = -1;
+  int32_t sinceBest = 0;
+  const int32_t patience = 10;
+  for (int32_t it = 0; it < maxIterations; ++it) {
+    if ((it + 1) * size > maxWork) {
+      result.capped = true;
+      break;
+    }
+    ++result.iterations;
+    // L(lambda) and a supergradient: the bytes present at each point (all
+    // needed ones, less the values out for a whole segment) minus budget.
+    for (int32_t x = 0; x < n; ++x)
+      prefix[x + 1] = prefix[x] + lambda[x];
+    std::fill(diff.begin(), diff.end(), 0.0);
+    double value = 0;
+    for (int32_t x = 0; x < n; ++x)
+      value += lambda[x] * relax.excess[x];
+    for (const ReadSegment &s : relax.segments) {
+      double saved = s.bytes * (prefix[s.hi + 1] - prefix[s.lo]);
+      if (saved > s.cost) {
+        value += s.cost - saved;
+        diff[s.lo] -= s.bytes;
+        diff[s.hi + 1] += s.bytes;
+      }
+    }
+    if (value > best) {
+      best = value;
+      sinceBest = 0;
+    } else if (++sinceBest >= patience) {
+      gap /= 2;
+      sinceBest = 0;
+    }
+    double norm = 0, running = 0;
+    for (int32_t x = 0; x < n; ++x) {
+      running += diff[x];
+      grad[x] = relax.excess[x] + running;
+      // Projected: a zero multiplier with a negative slope stays zero.
+      if (lambda[x] <= 0 && grad[x] < 0)
+        grad[x] = 0;
+      norm += grad[x] * grad[x];
+    }
+    if (norm <= 0)
+      break; // lambda is optimal
+    if (gap < 0) {
+      // First step: aim at the cost of leaving out, at the most loaded
+      // point, its whole excess at the average cost per byte.
+      double totalCost = 0, totalBytes = 0;
+      for (const ReadSegment &s : relax.segments) {
+        totalCost += s.cost;
+        totalBytes += s.bytes;
+      }
+      double peakExcess =
+          *std::max_element(relax.excess.begin(), relax.excess.end());
+      if (totalBytes <= 0 || peakExcess <= 0)
+        break; // nothing to leave out, or everything fits
+      gap = peakExcess * totalCost / totalBytes;
+    }
+    double step = (std::max(best, value) + gap - value) / norm;
+    for (int32_t x = 0; x < n; ++x)
+      lambda[x] = std::max(0.0, lambda[x] + step * grad[x]);
+  }
+  // Sums of doubles: stay a hair under what was computed.
+  result.recomputeCost = best * (1 - 1e-9);
+  return result;
+}
