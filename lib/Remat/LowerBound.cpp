@@ -1,6 +1,7 @@
 //===- LowerBound.cpp - Knapsack lower bound on recomputation cost -------===//
 
 #include "ckpt/Remat/LowerBound.h"
+#include "ckpt/Remat/DeadInputBound.h"
 #include "ckpt/Remat/SegmentBound.h"
 
 #include "ProblemShape.h"
@@ -124,7 +125,13 @@ CostLowerBound mlir::ckpt::remat::computeCostLowerBound(const Problem &problem,
   double linked = problem.baseCost() + segments.recomputeCost;
   if (linked > result.totalCost) {
     result.totalCost = linked;
-    result.fromSegments = true;
+    result.from = CostLowerBound::Source::Segments;
+  }
+  DeadInputBound dead = computeDeadInputBound(problem, budgetBytes);
+  double withInputs = problem.baseCost() + dead.recomputeCost;
+  if (withInputs > result.totalCost) {
+    result.totalCost = withInputs;
+    result.from = CostLowerBound::Source::DeadInputs;
   }
   return result;
 }

@@ -7,7 +7,7 @@
 
 #include "ckpt/Remat/SegmentBound.h"
 
-#include "ProblemShape.h"
+#include "BoundData.h"
 
 #include <algorithm>
 #include <vector>
@@ -23,7 +23,7 @@ struct ReadSegment {
   double bytes, cost;
 };
 
-/// The relaxation's data: need_x - budget per point, and the segments.
+/// The relaxation: need_x - budget per point, and the segments.
 struct SegmentRelaxation {
   std::vector<double> excess;
   std::vector<ReadSegment> segments;
@@ -35,77 +35,30 @@ struct SegmentRelaxation {
 /// bytes: a schedule that recomputes the group k times pays k times the
 /// whole cost, at least the sum over members of share times that member's
 /// absent segments (each at most k).
-SegmentRelaxation buildSegmentRelaxation(const Problem &problem, int64_t budget) {
+SegmentRelaxation buildSegmentRelaxation(const Problem &problem,
+                                         int64_t budget) {
   const std::vector<Node> &nodes = problem.nodes;
   const int32_t n = static_cast<int32_t>(nodes.size());
-  std::vector<std::vector<int32_t>> deps = detail::uniqueDeps(problem);
-  std::vector<int32_t> last(n, -1), group(n);
-  std::vector<std::vector<int32_t>> readers(n);
-  std::vector<double> groupCost(n, 0), groupBytes(n, 0);
-  for (int32_t i = 0; i < n; ++i) {
-    group[i] = nodes[i].primary >= 0 ? nodes[i].primary : i;
-    groupCost[group[i]] += nodes[i].cost;
-    groupBytes[group[i]] += double(nodes[i].bytes);
-    for (int32_t dep : deps[i]) {
-      last[dep] = std::max(last[dep], i);
-      readers[dep].push_back(i); // ascending i, unique per i
-    }
-  }
-  for (int32_t i = 0; i < n; ++i)
-    if (nodes[i].isOutput)
-      last[i] = n;
-
-  // Bytes alive across each point (computed before, read at or after it
-  // is not enough: read strictly after), by difference arrays.
-  std::vector<int64_t> rec(n + 1, 0), nonRec(n + 1, 0);
-  for (int32_t v = 0; v < n; ++v) {
-    if (last[v] <= v + 1)
-      continue;
-    std::vector<int64_t> &diff = nodes[v].recomputable ? rec : nonRec;
-    diff[v + 1] += nodes[v].bytes;
-    diff[last[v]] -= nodes[v].bytes;
-  }
+  detail::BoundData data = detail::buildBoundData(problem, budget);
   SegmentRelaxation relax;
-  relax.excess.assign(n, 0);
-  int64_t recAlive = 0, nonRecAlive = 0;
-  for (int32_t x = 0; x < n; ++x) {
-    recAlive += rec[x];
-    nonRecAlive += nonRec[x];
-    // Everything alive is counted once; the inputs of x are in memory
-    // whether they are alive after x or read for the last time here.
-    int64_t need = problem.fixedBytes + nodes[x].bytes + nodes[x].workspace +
-                   recAlive + nonRecAlive;
-    for (int32_t dep : deps[x])
-      if (last[dep] == x)
-        need += nodes[dep].bytes;
-    // What every schedule holds at x (the knapsack bound's floor).
-    int64_t floor = need - recAlive;
-    for (int32_t dep : deps[x])
-      if (last[dep] > x && nodes[dep].recomputable)
-        floor += nodes[dep].bytes;
-    if (floor > budget)
-      relax.overFloor = true;
-    relax.excess[x] = double(need - budget);
-  }
-
+  relax.excess = std::move(data.excess);
+  relax.overFloor = data.overFloor;
   // Segments: between v and its first reader, consecutive readers, and the
   // last reader and the end for an output.
   for (int32_t v = 0; v < n; ++v) {
     const Node &node = nodes[v];
-    int32_t g = group[v];
     // Every crossing value gets its segments, free ones (cost 0) too:
     // need_x counts it, so the relaxation must be able to leave it out.
-    if (!node.recomputable || node.bytes <= 0 || last[v] <= v + 1)
+    if (!node.recomputable || node.bytes <= 0 || data.last[v] <= v + 1)
       continue;
-    double bytes = double(node.bytes);
-    double cost = groupCost[g] * bytes / groupBytes[g];
+    double bytes = double(node.bytes), cost = data.share[v];
     int32_t from = v;
     auto add = [&](int32_t to) {
       if (to > from + 1)
         relax.segments.push_back({from + 1, to - 1, bytes, cost});
       from = to;
     };
-    for (int32_t r : readers[v])
+    for (int32_t r : data.readers[v])
       add(r);
     if (node.isOutput)
       add(n);

@@ -10,8 +10,9 @@
 // is at least the cheapest way to leave out enough such values to fit the
 // budget: a knapsack, whose fractional relaxation (greedy by cost per byte)
 // is a lower bound. The bound is the largest over all x, or the segment
-// bound (SegmentBound.h), which links the knapsacks of all points, where
-// that is larger.
+// bound (SegmentBound.h), which links the knapsacks of all points, or the
+// dead-input bound (DeadInputBound.h), which charges recomputations' inputs,
+// where one of those is larger.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,10 +34,12 @@ struct CostLowerBound {
   /// base cost).
   int32_t node = -1;
   /// The knapsack bound alone (base cost included); `totalCost` is the
-  /// larger of it and the segment bound (SegmentBound.h) plus the base cost.
+  /// largest of it, the segment bound (SegmentBound.h) and the dead-input
+  /// bound (DeadInputBound.h), each plus the base cost.
   double knapsackCost = 0;
-  /// Whether the segment bound is the larger.
-  bool fromSegments = false;
+  /// Which bound is the largest.
+  enum class Source { Knapsack, Segments, DeadInputs };
+  Source from = Source::Knapsack;
   /// A lower bound on the peak of every valid schedule: the largest, over
   /// the nodes, of what must be in memory while it is first computed (fixed
   /// bytes, its output, workspace and inputs, non-recomputable values still
@@ -46,7 +49,7 @@ struct CostLowerBound {
 };
 
 /// Computes the bound for `problem` under `budgetBytes` (fixed bytes
-/// included): the larger of the knapsack bound and the segment bound.
+/// included): the largest of the knapsack, segment and dead-input bounds.
 /// The knapsack is linear in the problem size times the number of values
 /// alive at a time; `maxWork` caps the knapsack steps and, separately, the
 /// segment bound's subgradient work (the bound stays valid, only less
