@@ -1,6 +1,8 @@
 //===- LowerBound.cpp - Knapsack lower bound on recomputation cost -------===//
 
 #include "ckpt/Remat/LowerBound.h"
+#include "ckpt/Remat/DeadInputBound.h"
+#include "ckpt/Remat/SegmentBound.h"
 
 #include "ProblemShape.h"
 
@@ -115,6 +117,22 @@ CostLowerBound mlir::ckpt::remat::computeCostLowerBound(const Problem &problem,
       change(dep, +1);
   }
   result.totalCost += best;
+  result.knapsackCost = result.totalCost;
+  if (best == std::numeric_limits<double>::infinity())
+    return result;
+  SegmentBound segments =
+      computeSegmentBound(problem, budgetBytes, 300, maxWork);
+  double linked = problem.baseCost() + segments.recomputeCost;
+  if (linked > result.totalCost) {
+    result.totalCost = linked;
+    result.from = CostLowerBound::Source::Segments;
+  }
+  DeadInputBound dead = computeDeadInputBound(problem, budgetBytes);
+  double withInputs = problem.baseCost() + dead.recomputeCost;
+  if (withInputs > result.totalCost) {
+    result.totalCost = withInputs;
+    result.from = CostLowerBound::Source::DeadInputs;
+  }
   return result;
 }
 

@@ -139,36 +139,6 @@ TEST(SegmentChain, MixedChainsAgreeWithMilp) {
   EXPECT_GE(compareOnChains(ChainReads::Random, 100), 0.95);
 }
 
-/// A random training DAG: forward nodes read one or two recent forward
-/// values (skip connections); backward nodes read the previous gradient and
-/// one or two forward values.
-Problem randomTrainingDag(std::mt19937 &rng, int forward) {
-  Problem problem;
-  for (int i = 0; i < forward; ++i) {
-    std::vector<int32_t> deps;
-    if (i > 0)
-      deps.push_back(i - 1);
-    if (i > 2 && rng() % 3 == 0)
-      deps.push_back(static_cast<int32_t>(rng() % (i - 1)));
-    auto bytes = 1 + rng() % 16; // (one draw at a time, as above)
-    auto cost = 1 + rng() % 5;
-    addNode(problem, cost, bytes, deps);
-  }
-  int32_t grad = -1;
-  for (int i = forward - 1; i >= 0; --i) {
-    std::vector<int32_t> deps = {i};
-    if (i > 0 && rng() % 2)
-      deps.push_back(static_cast<int32_t>(rng() % i));
-    if (grad >= 0)
-      deps.push_back(grad);
-    auto bytes = 1 + rng() % 16;
-    auto cost = 1 + rng() % 5;
-    grad = addNode(problem, cost, bytes, deps, false);
-  }
-  problem.nodes.back().isOutput = true;
-  return problem;
-}
-
 // Property: on random DAGs and budgets, `optimal` fits, is never worse than a
 // baseline seed that fits, its bound is below its cost, and at the
 // no-recompute peak it recomputes nothing; on tiny problems it equals

@@ -72,6 +72,33 @@ inline std::string describe(const Problem &problem, int64_t budget) {
   return os.str();
 }
 
+/// The masks the shortest paths over (next first computation, live set)
+/// below share: the outputs, each node's inputs, and the bytes of a set.
+struct LiveSetSpace {
+  explicit LiveSetSpace(const Problem &problem)
+      : problem(problem), n(static_cast<int>(problem.nodes.size())),
+        depMask(n, 0) {
+    for (int v = 0; v < n; ++v) {
+      if (problem.nodes[v].isOutput)
+        outputs |= 1u << v;
+      for (int32_t d : problem.nodes[v].deps)
+        depMask[v] |= 1u << d;
+    }
+  }
+  /// Fixed bytes plus the bytes of the nodes in `set`.
+  int64_t bytesOf(uint32_t set) const {
+    int64_t sum = problem.fixedBytes;
+    for (int v = 0; v < n; ++v)
+      if (set >> v & 1)
+        sum += problem.nodes[v].bytes;
+    return sum;
+  }
+  const Problem &problem;
+  int n;
+  uint32_t outputs = 0;
+  std::vector<uint32_t> depMask;
+};
+
 /// The smallest peak of any valid schedule of a problem of at most 12
 /// nodes, by a minimax shortest path over (next first computation, live
 /// set): a step computes the next node for the first time or recomputes a
@@ -79,23 +106,12 @@ inline std::string describe(const Problem &problem, int64_t budget) {
 /// any time; the outputs must be live at the end. Not limited to the stage
 /// space of the exact engines.
 inline int64_t smallestPeakOfAnySchedule(const Problem &problem) {
-  const int n = static_cast<int>(problem.nodes.size());
+  LiveSetSpace space(problem);
+  const int n = space.n;
   const uint32_t all = (1u << n) - 1;
-  uint32_t outputs = 0;
-  std::vector<uint32_t> depMask(n, 0);
-  for (int v = 0; v < n; ++v) {
-    if (problem.nodes[v].isOutput)
-      outputs |= 1u << v;
-    for (int32_t d : problem.nodes[v].deps)
-      depMask[v] |= 1u << d;
-  }
-  auto bytesOf = [&](uint32_t set) {
-    int64_t sum = problem.fixedBytes;
-    for (int v = 0; v < n; ++v)
-      if (set >> v & 1)
-        sum += problem.nodes[v].bytes;
-    return sum;
-  };
+  const uint32_t outputs = space.outputs;
+  const std::vector<uint32_t> &depMask = space.depMask;
+  auto bytesOf = [&](uint32_t set) { return space.bytesOf(set); };
   const int64_t unreached = std::numeric_limits<int64_t>::max();
   std::vector<int64_t> best(static_cast<size_t>(n + 1) << n, unreached);
   using Entry = std::tuple<int64_t, int, uint32_t>;
@@ -129,6 +145,86 @@ inline int64_t smallestPeakOfAnySchedule(const Problem &problem) {
     }
   }
   return unreached;
+}
+
+/// The smallest cost of any valid schedule of a problem of at most 12 nodes
+/// without projections whose peak is within `budget`, by a shortest path
+/// over the states of `smallestPeakOfAnySchedule` (a step must fit the
+/// budget); +infinity if none fits. Not limited to the stage space.
+inline double smallestCostOfAnySchedule(const Problem &problem,
+                                        int64_t budget) {
+  LiveSetSpace space(problem);
+  const int n = space.n;
+  const uint32_t outputs = space.outputs;
+  const std::vector<uint32_t> &depMask = space.depMask;
+  auto bytesOf = [&](uint32_t set) { return space.bytesOf(set); };
+  const double unreached = std::numeric_limits<double>::infinity();
+  std::vector<double> best(static_cast<size_t>(n + 1) << n, unreached);
+  using Entry = std::tuple<double, int, uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  auto offer = [&](double cost, int k, uint32_t live) {
+    size_t index = (static_cast<size_t>(k) << n) | live;
+    if (cost < best[index]) {
+      best[index] = cost;
+      queue.push({cost, k, live});
+    }
+  };
+  if (problem.fixedBytes <= budget)
+    offer(0, 0, 0);
+  while (!queue.empty()) {
+    auto [cost, k, live] = queue.top();
+    queue.pop();
+    if (cost != best[(static_cast<size_t>(k) << n) | live])
+      continue;
+    if (k == n && (live & outputs) == outputs)
+      return cost;
+    for (int v = 0; v < n; ++v)
+      if (live >> v & 1)
+        offer(cost, k, live & ~(1u << v)); // drop v
+    for (int v = 0; v <= std::min(k, n - 1); ++v) {
+      if (live >> v & 1)
+        continue; // a second copy helps nothing
+      if (v < k && !problem.nodes[v].recomputable)
+        continue;
+      if ((depMask[v] & live) != depMask[v])
+        continue;
+      uint32_t after = live | 1u << v;
+      if (bytesOf(after) + problem.nodes[v].workspace > budget)
+        continue;
+      offer(cost + problem.nodes[v].cost, v == k ? k + 1 : k, after);
+    }
+  }
+  return unreached;
+}
+
+/// A random training DAG: forward nodes read one or two recent forward
+/// values (skip connections); backward nodes read the previous gradient and
+/// one or two forward values.
+inline Problem randomTrainingDag(std::mt19937 &rng, int forward) {
+  Problem problem;
+  for (int i = 0; i < forward; ++i) {
+    std::vector<int32_t> deps;
+    if (i > 0)
+      deps.push_back(i - 1);
+    if (i > 2 && rng() % 3 == 0)
+      deps.push_back(static_cast<int32_t>(rng() % (i - 1)));
+    auto bytes = 1 + rng() % 16; // (one draw at a time, as above)
+    auto cost = 1 + rng() % 5;
+    addNode(problem, cost, bytes, deps);
+  }
+  int32_t grad = -1;
+  for (int i = forward - 1; i >= 0; --i) {
+    std::vector<int32_t> deps = {i};
+    if (i > 0 && rng() % 2)
+      deps.push_back(static_cast<int32_t>(rng() % i));
+    if (grad >= 0)
+      deps.push_back(grad);
+    auto bytes = 1 + rng() % 16;
+    auto cost = 1 + rng() % 5;
+    grad = addNode(problem, cost, bytes, deps, false);
+  }
+  problem.nodes.back().isOutput = true;
+  return problem;
 }
 
 /// Adds a last node of cost 1 and `bytes` that reads every node nobody reads

@@ -9,7 +9,10 @@
 // costs at least its op's cost. So the cost of the recomputations after x
 // is at least the cheapest way to leave out enough such values to fit the
 // budget: a knapsack, whose fractional relaxation (greedy by cost per byte)
-// is a lower bound. The bound is the largest over all x.
+// is a lower bound. The bound is the largest over all x, or the segment
+// bound (SegmentBound.h), which links the knapsacks of all points, or the
+// dead-input bound (DeadInputBound.h), which charges recomputations' inputs,
+// where one of those is larger.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +30,16 @@ struct CostLowerBound {
   /// Lower bound on the total cost (base cost included) of every valid
   /// schedule within the budget; +infinity if no schedule fits.
   double totalCost = 0;
-  /// The node whose first computation gives the bound (-1: the base cost).
+  /// The node whose first computation gives the knapsack bound (-1: the
+  /// base cost).
   int32_t node = -1;
+  /// The knapsack bound alone (base cost included); `totalCost` is the
+  /// largest of it, the segment bound (SegmentBound.h) and the dead-input
+  /// bound (DeadInputBound.h), each plus the base cost.
+  double knapsackCost = 0;
+  /// Which bound is the largest.
+  enum class Source { Knapsack, Segments, DeadInputs };
+  Source from = Source::Knapsack;
   /// A lower bound on the peak of every valid schedule: the largest, over
   /// the nodes, of what must be in memory while it is first computed (fixed
   /// bytes, its output, workspace and inputs, non-recomputable values still
@@ -38,9 +49,11 @@ struct CostLowerBound {
 };
 
 /// Computes the bound for `problem` under `budgetBytes` (fixed bytes
-/// included). Linear in the problem size times the number of values alive
-/// at a time; `maxWork` caps the knapsack steps (the bound stays valid, only
-/// less tight, when the cap is reached).
+/// included): the largest of the knapsack, segment and dead-input bounds.
+/// The knapsack is linear in the problem size times the number of values
+/// alive at a time; `maxWork` caps the knapsack steps and, separately, the
+/// segment bound's subgradient work (the bound stays valid, only less
+/// tight, when a cap is reached).
 CostLowerBound computeCostLowerBound(const Problem &problem,
                                      int64_t budgetBytes,
                                      int64_t maxWork = 50'000'000);
