@@ -25,7 +25,8 @@ namespace mlir::ckpt {
 /// - `static llvm::StringRef name(T)`: the spelling of a value;
 /// - `static std::string choices()`: every spelling, for messages
 ///   ("step or activations");
-/// - `static llvm::StringRef valueName()`: the placeholder --help shows.
+/// - `static llvm::StringRef valueName()`: the value name --help shows
+///   after the option ("step|activations").
 template <typename T>
 struct EnumOptionSpelling;
 
@@ -51,7 +52,7 @@ public:
                         Spelling::choices() + ")");
   }
 
-  /// The value placeholder shown by --help.
+  /// The value name --help shows after the option.
   llvm::StringRef getValueName() const override {
     return Spelling::valueName();
   }

@@ -81,7 +81,7 @@ public:
     return option.error(value.getError());
   }
 
-  /// The value placeholder shown by --help.
+  /// The value name --help shows after the option.
   StringRef getValueName() const override { return "budget"; }
 
   /// Prints `value` and the default (for option dumps).
