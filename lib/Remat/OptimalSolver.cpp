@@ -135,7 +135,7 @@ bool settleExhaustive(OptimalRun &run) {
 /// Tiny problems: enumerate the stage space. Its answer settles the run,
 /// unless the generic engine runs beside it (the next entry).
 bool appliesExhaustive(const OptimalRun &run) {
-  return run.options.exactEngines &&
+  return run.options.exactEngines != ExactEngines::None &&
          stageSpaceBits(run.problem) <= kMaxExhaustiveBits;
 }
 bool runExhaustiveEntry(OptimalRun &run) {
@@ -250,7 +250,7 @@ bool runCostRepairEntry(OptimalRun &run) {
 
 /// Small problems: the MILP certifies, or improves.
 bool appliesMilp(const OptimalRun &run) {
-  return run.options.exactEngines &&
+  return run.options.exactEngines == ExactEngines::All &&
          run.problem.nodes.size() <= run.options.maxMilpNodes;
 }
 bool runMilpEntry(OptimalRun &run) {
@@ -323,6 +323,31 @@ SolveResult answerFromBest(OptimalRun &run) {
 }
 
 } // namespace
+
+const char *mlir::ckpt::remat::exactEnginesName(ExactEngines value) {
+  switch (value) {
+  case ExactEngines::None:
+    return "none";
+  case ExactEngines::Enumeration:
+    return "enumeration";
+  case ExactEngines::All:
+    return "all";
+  }
+  return "";
+}
+
+std::optional<ExactEngines>
+mlir::ckpt::remat::parseExactEngines(std::string_view name) {
+  for (ExactEngines value :
+       {ExactEngines::None, ExactEngines::Enumeration, ExactEngines::All})
+    if (name == exactEnginesName(value))
+      return value;
+  if (name == "false")
+    return ExactEngines::None;
+  if (name == "true")
+    return ExactEngines::All;
+  return std::nullopt;
+}
 
 SolveResult mlir::ckpt::remat::solveOptimal(const Problem &problem,
                                             int64_t budgetBytes,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import torch
 import torch.fx
@@ -95,7 +95,7 @@ class CkptBackend:
 
     def __init__(self, budget: str = "", *, budget_scope: str = "activations", strategy: str = "optimal",
                  objective: str = "time", profile: str = "h100-sxm", time_limit: float = 10.0,
-                 exact_engines: bool = True, compiler: str = "eager", ckpt_opt: Optional[str] = None,
+                 exact_engines: Union[bool, str] = "enumeration", compiler: str = "eager", ckpt_opt: Optional[str] = None,
                  static_shapes: bool = True, whole_graph_ddp: bool = True, replay_random: bool = True):
         if compiler not in ("eager", "inductor"):
             raise ValueError(f"ckpt_torch.backend: compiler={compiler!r} (expected 'eager' or 'inductor')")

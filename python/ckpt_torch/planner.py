@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 _REPO_BIN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                          "build", "bin", "ckpt-opt")
@@ -38,14 +38,23 @@ class PlannerOptions:
     objective: str = "time"
     profile: str = "h100-sxm"
     time_limit: float = 10.0
-    exact_engines: bool = True
+    #: "none", "enumeration" (ckpt-opt's default: the stage space enumerated
+    #: on tiny graphs) or "all" (also the MILP within ``time_limit`` on graphs
+    #: of at most 100 nodes); False and True mean "none" and "all".
+    exact_engines: Union[bool, str] = "enumeration"
+
+    def exact_engines_spelling(self) -> str:
+        """``exact_engines`` as ``exact-engines=`` spells it."""
+        if isinstance(self.exact_engines, bool):
+            return "all" if self.exact_engines else "none"
+        return self.exact_engines
 
     def pass_options(self, budget: str) -> str:
         """Without a budget nothing is recomputed (strategy ``none``)."""
         opts = [f"strategy={self.strategy if budget else 'none'}", f"budget-scope={self.budget_scope}",
                 f"objective={self.objective}", f"profile={self.profile}",
                 f"time-limit={self.time_limit:g}",
-                f"exact-engines={'true' if self.exact_engines else 'false'}"]
+                f"exact-engines={self.exact_engines_spelling()}"]
         if budget:
             opts.insert(0, f"budget={budget}")
         return " ".join(opts)

@@ -470,7 +470,7 @@ TEST(GenericSolver, OptimalFallsBackOnTrainingForm) {
   ASSERT_TRUE(isTrainingForm(problem));
   const int64_t budget = 12;
   OptimalOptions options;
-  options.exactEngines = false;
+  options.exactEngines = ExactEngines::None;
   OptimalOptions never = options;
   never.generic = OptimalOptions::Generic::Never;
   SolveResult without = solveOptimal(problem, budget, never);

@@ -79,7 +79,7 @@ double compareOnChains(ChainReads reads, int trials) {
     // The scalable engines together (what `optimal exact-engines=false`
     // runs: segment chain, greedy, baselines).
     OptimalOptions scalableOptions;
-    scalableOptions.exactEngines = false;
+    scalableOptions.exactEngines = ExactEngines::None;
     SolveResult scalable = solveOptimal(problem, budget, scalableOptions);
     // The MILP starts from their plan: a start lets CBC prove the optimum
     // sooner (a sixth less time here) but cannot change it, since a status
@@ -91,12 +91,14 @@ double compareOnChains(ChainReads reads, int trials) {
     SolveResult milp = solveMilp(problem, budget, milpOptions);
     if (milp.status != Status::Optimal)
       continue;
-    // `optimal` itself, on every fourth proven chain: it runs the MILP
-    // again (with its own start), which is most of its time here; its
-    // engine order is exercised on every trial of Optimal.RandomDagProperties
-    // and in Transforms/optimal.test.
+    // `optimal` itself with every exact engine, on every fourth proven
+    // chain: it runs the MILP again (with its own start), which is most of
+    // its time here; its engine order is exercised on every trial of
+    // Optimal.RandomDagProperties and in Transforms/optimal.test.
     if (compared++ % 4 == 0) {
-      SolveResult best = solveOptimal(problem, budget, OptimalOptions());
+      OptimalOptions allOptions;
+      allOptions.exactEngines = ExactEngines::All;
+      SolveResult best = solveOptimal(problem, budget, allOptions);
       EXPECT_TRUE(best.hasSchedule() && best.cost <= milp.cost + 1e-9)
           << describe(problem, budget) << "milp: " << describe(milp)
           << "\noptimal: " << describe(best);

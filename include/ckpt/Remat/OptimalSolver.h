@@ -19,9 +19,35 @@
 #include "ckpt/Remat/SegmentChainSolver.h"
 
 #include <cstddef>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace mlir::ckpt::remat {
+
+/// Which exact engines `optimal` runs beside the scalable ones.
+enum class ExactEngines {
+  /// None: the scalable engines, the baselines and the cost repair alone.
+  None,
+  /// The enumeration of the stage space, on problems small enough for it
+  /// (`kMaxExhaustiveBits`; milliseconds). The default: the cost repair
+  /// reaches the known optima of the standard graphs without the MILP, so
+  /// the MILP's seconds are spent only on request.
+  Enumeration,
+  /// The enumeration, and the MILP on problems of at most
+  /// `OptimalOptions::maxMilpNodes` nodes within its time limit: it proves
+  /// a plan optimal in the stage space, or improves it.
+  All,
+};
+
+/// The spelling of `value` as `exact-engines=` takes it: "none",
+/// "enumeration" or "all".
+const char *exactEnginesName(ExactEngines value);
+
+/// The value spelled `name`: one of `exactEnginesName`'s spellings, or
+/// "false" (none) or "true" (all), the option's spellings when it was a
+/// flag. None for anything else.
+std::optional<ExactEngines> parseExactEngines(std::string_view name);
 
 /// Options of `solveOptimal`.
 struct OptimalOptions {
@@ -39,9 +65,8 @@ struct OptimalOptions {
   size_t maxGreedyNodes = 10000;
   /// Options of the scalable engine.
   SegmentChainOptions chain;
-  /// Whether the exact engines (enumeration, MILP) run at all; without them
-  /// the result is the scalable engines' alone.
-  bool exactEngines = true;
+  /// Which exact engines run beside the scalable ones.
+  ExactEngines exactEngines = ExactEngines::Enumeration;
   /// When the generic engine (GenericSolver.h) runs.
   enum class Generic {
     /// On problems not in training form (`isTrainingForm`), where the

@@ -12,6 +12,7 @@
 #define CKPT_REMAT_SOLVE_H
 
 #include "ckpt/Remat/ExactSolvers.h"
+#include "ckpt/Remat/OptimalSolver.h"
 #include "ckpt/Remat/SolveResult.h"
 
 #include <cstdint>
@@ -66,8 +67,8 @@ bool needsBudget(Strategy strategy);
 struct SolveOptions {
   /// The MILP's wall-clock limit in seconds (exact, optimal).
   double timeLimitSeconds = 10;
-  /// Whether `optimal` runs the exact engines (enumeration, MILP).
-  bool exactEngines = true;
+  /// Which exact engines `optimal` runs beside the scalable ones.
+  ExactEngines exactEngines = ExactEngines::Enumeration;
   /// Progress of the MILP (`MilpOptions::progress`; exact, optimal).
   MilpOptions::Progress milpProgress;
   /// Drop sets of plans `optimal` must not be worse than (the baselines).

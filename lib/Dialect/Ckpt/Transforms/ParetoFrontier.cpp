@@ -32,6 +32,8 @@ FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
   remat::SolveOptions engineOptions;
   engineOptions.seeds = getBaselineDropSets(func, *problem);
   engineOptions.timeLimitSeconds = options.timeLimitSeconds;
+  // The frontier's points are proven where the MILP can (its time-limit).
+  engineOptions.exactEngines = remat::ExactEngines::All;
   // Every plan found, as (peak, cost, engine): a plan fits every budget at
   // or above its peak.
   struct Plan {

@@ -165,11 +165,13 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
       (`remat::solveOptimal`): the scalable segment-chain DP (Rotor-style
       dynamic program over a chain of segments, each with a Pareto set of
       keep options; values may be recomputed several times), the greedy
-      search, the baselines above, and for small graphs the exact engines
-      (enumeration; the MILP within `time-limit` seconds). The cheapest plan
-      that fits wins, so it never costs more than a baseline that fits; the
-      remark of `explain` gives the engine, a proven lower bound on the cost
-      and the gap.
+      search, the baselines above, the generic engine, the cost repair of the
+      best plan, and the exact engines `exact-engines` names: by default the
+      enumeration of the stage space on tiny graphs; with `all` also the MILP
+      on graphs of at most 100 nodes within `time-limit` seconds. The cheapest
+      plan that fits wins, so it never costs more than a baseline that fits;
+      the remark of `explain` gives the engine, a proven lower bound on the
+      cost and the gap.
     - `chain` (needs a budget): the segment-chain engine alone, for
       comparisons (`optimal` includes it).
     - `generic` (needs a budget): the generic engine alone
@@ -226,8 +228,9 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
            "Say what the plan decided, in words: budget, peak, overhead, engine and bound, and the recomputed values by module scope (a remark without location; ckpt-opt prints it unless --quiet)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Time limit of the exact engine (MILP), in seconds">,
-    Option<"exactEngines", "exact-engines", "bool", /*default=*/"true",
-           "Whether strategy=optimal also runs the exact engines (enumeration, MILP) on small graphs">,
+    Option<"exactEngines", "exact-engines", "::mlir::ckpt::remat::ExactEngines",
+           /*default=*/"::mlir::ckpt::remat::ExactEngines::Enumeration",
+           "Exact engines strategy=optimal runs beside the scalable ones: none, enumeration (of the stage space, on tiny graphs) or all (also the MILP on graphs of at most 100 nodes, within time-limit); false means none, true all">,
     Option<"decisions", "decisions", "std::string", /*default=*/"\"\"",
            "Also write the plan's per-value decisions (saved, computations) as JSON to this file (one function only)">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"1",
