@@ -18,7 +18,7 @@ using namespace mlir::ckpt;
 
 void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
                                    const CkptPipelineOptions &options) {
-  if (!options.deviceWorkspace.empty()) {
+  if (!options.deviceWorkspace.getValue().empty()) {
     ReserveDeviceWorkspacePassOptions reserve;
     reserve.size = options.deviceWorkspace;
     pm.addNestedPass<func::FuncOp>(createReserveDeviceWorkspacePass(reserve));

@@ -11,6 +11,7 @@
 #include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/Objective.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BudgetOption.h"
+#include "ckpt/Dialect/Ckpt/Transforms/DeviceWorkspaceOption.h"
 #include "ckpt/Dialect/Ckpt/Transforms/StrategyOption.h"
 
 #include "mlir/Pass/PassManager.h"

@@ -48,6 +48,20 @@ constexpr int64_t kNoCutoff = std::numeric_limits<int64_t>::max();
 
 } // namespace
 
+const char *mlir::ckpt::plan::planAlgorithmName(PlanAlgorithm algorithm) {
+  return algorithm == PlanAlgorithm::GreedyBySize ? "greedy-by-size"
+                                                  : "portfolio";
+}
+
+std::optional<PlanAlgorithm>
+mlir::ckpt::plan::parsePlanAlgorithm(std::string_view name) {
+  for (PlanAlgorithm algorithm :
+       {PlanAlgorithm::Portfolio, PlanAlgorithm::GreedyBySize})
+    if (name == planAlgorithmName(algorithm))
+      return algorithm;
+  return std::nullopt;
+}
+
 int64_t mlir::ckpt::plan::alignUp(int64_t bytes, int64_t alignment) {
   return (bytes + alignment - 1) / alignment * alignment;
 }

@@ -47,19 +47,21 @@ SolveResult solveGenericStrategy(const Problem &problem, int64_t budgetBytes) {
 SolveResult solveExactStrategy(const Problem &problem, int64_t budgetBytes,
                                const SolveOptions &options) {
   ProvenFloor floor = computeProvenFloor(problem);
+  SolveResult result;
   if (floor.bytes > budgetBytes) {
-    SolveResult result;
     result.status = SolveResult::Status::Infeasible;
     result.lowerBound = std::numeric_limits<double>::infinity();
     result.message = "no schedule fits: the budget is below the proven "
                      "memory floor of " +
                      std::to_string(floor.bytes) + " bytes";
-    return result;
+  } else {
+    MilpOptions milpOptions;
+    milpOptions.timeLimitSeconds = options.timeLimitSeconds;
+    milpOptions.progress = options.milpProgress;
+    result = solveMilp(problem, budgetBytes, milpOptions);
   }
-  MilpOptions milpOptions;
-  milpOptions.timeLimitSeconds = options.timeLimitSeconds;
-  milpOptions.progress = options.milpProgress;
-  return solveMilp(problem, budgetBytes, milpOptions);
+  result.floor = floor;
+  return result;
 }
 
 } // namespace

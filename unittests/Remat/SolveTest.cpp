@@ -130,14 +130,22 @@ TEST(Solve, GenericKeepsEverythingWhereItFits) {
   EXPECT_EQ(result.schedule.order, Schedule::identity(problem).order);
 }
 
-// Below the proven floor `exact` answers Infeasible without a MILP; a
-// baseline strategy or a missing budget is refused.
+// Below the proven floor `exact` answers Infeasible without a MILP, and says
+// which floor; a baseline strategy or a missing budget is refused.
 TEST(Solve, RefusesWhatItCannotSolve) {
   Problem problem = trainingChain(5);
   int64_t floor = computeProvenFloor(problem).bytes;
   SolveResult below = solve(Strategy::Exact, problem, floor - 1, {});
   EXPECT_EQ(below.status, Status::Infeasible);
   EXPECT_EQ(below.engine, Engine::Milp);
+  // The floor it proved this with travels in the result, for the report.
+  ASSERT_TRUE(below.floor.has_value());
+  EXPECT_EQ(below.floor->bytes, floor);
+  EXPECT_EQ(below.floor->node, computeProvenFloor(problem).node);
+  // Engines that compute no floor report none.
+  SolveResult chain =
+      solve(Strategy::Chain, problem, noRecomputePeak(problem), {});
+  EXPECT_FALSE(chain.floor.has_value());
 
   SolveResult baseline =
       solve(Strategy::Sqrt, problem, noRecomputePeak(problem), {});

@@ -9,6 +9,7 @@
 
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Pipeline.h"
+#include "ckpt/Target/DeviceScratch.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -101,6 +102,47 @@ TEST(PipelineOptions, BudgetSetFromCppIsParsedOnce) {
             std::string::npos);
   options.budget = BudgetOption();
   EXPECT_TRUE(options.budget.getValue().empty());
+}
+
+TEST(PipelineOptions, DeviceWorkspaceIsParsedOnce) {
+  CkptPipelineOptions options;
+  EXPECT_TRUE(options.deviceWorkspace.getValue().empty());
+  EXPECT_FALSE(options.deviceWorkspace.getValue().getBytes());
+  options.deviceWorkspace = "cuda";
+  EXPECT_EQ(options.deviceWorkspace.getValue().getKind(),
+            DeviceWorkspaceOption::Kind::Cuda);
+  EXPECT_EQ(options.deviceWorkspace.getValue().getBytes(),
+            kCudaDeviceScratchBytes);
+  // A bare number is bytes; 0 is a size (it removes a reservation).
+  options.deviceWorkspace = "4096";
+  EXPECT_EQ(options.deviceWorkspace.getValue().getBytes(), 4096);
+  options.deviceWorkspace = "64MiB";
+  EXPECT_EQ(options.deviceWorkspace.getValue().getBytes(), int64_t(64) << 20);
+  EXPECT_EQ(options.deviceWorkspace.getValue().getText(), "64MiB");
+  options.deviceWorkspace = "0";
+  EXPECT_EQ(options.deviceWorkspace.getValue().getBytes(), 0);
+  // A fraction keeps the reason, which the pass reports.
+  options.deviceWorkspace = "0.5x";
+  EXPECT_FALSE(options.deviceWorkspace.getValue().getBytes());
+  EXPECT_NE(options.deviceWorkspace.getValue().getError().find(
+                "bad device workspace size '0.5x'"),
+            std::string::npos);
+}
+
+TEST(PipelineOptions, DeviceWorkspaceReachesTheReservation) {
+  std::unique_ptr<CkptPipelineOptions> options =
+      CkptPipelineOptions::createFromString("device-workspace=64MiB");
+  ASSERT_TRUE(options);
+  OpPassManager pm("builtin.module");
+  buildCkptPipeline(pm, *options);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  EXPECT_NE(os.str().find("ckpt-reserve-device-workspace{size=64MiB}"),
+            std::string::npos)
+      << os.str();
+  // A bad value is an error of the options, not of a pass.
+  EXPECT_FALSE(CkptPipelineOptions::createFromString("device-workspace=0.5x"));
 }
 
 } // namespace

@@ -78,17 +78,8 @@ struct EnumOptionSpelling<BudgetScope> {
 
 } // namespace mlir::ckpt
 
-namespace llvm::cl {
-
 /// Parses `budget-scope=` values of pass and pipeline options; an unknown
 /// value is an option error naming the option and the accepted values.
-template <>
-class parser<mlir::ckpt::BudgetScope>
-    : public mlir::ckpt::EnumOptionParser<mlir::ckpt::BudgetScope> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-
-} // namespace llvm::cl
+CKPT_OPTION_PARSER(mlir::ckpt::BudgetScope, EnumOptionParser);
 
 #endif // CKPT_ANALYSIS_BUDGETSCOPE_H

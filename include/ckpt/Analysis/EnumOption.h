@@ -1,14 +1,16 @@
-//===- EnumOption.h - Enum-valued pass and pipeline options ------*- C++ -*-===//
+//===- EnumOption.h - Enum-valued pass and pipeline options -----*- C++ -*-===//
 //
 // One command-line parser for every enum a pass or pipeline option holds
-// (budget-scope, strategy, objective): the value is checked while the options
-// are parsed, and a bad one is an option error that names the option and
-// lists the accepted spellings.
+// (budget-scope, strategy, objective, algorithm): the value is checked while
+// the options are parsed, and a bad one is an option error that names the
+// option and lists the accepted spellings.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CKPT_ANALYSIS_ENUMOPTION_H
 #define CKPT_ANALYSIS_ENUMOPTION_H
+
+#include "ckpt/Analysis/TypedOption.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -31,14 +33,14 @@ template <typename T>
 struct EnumOptionSpelling;
 
 /// The `llvm::cl` parser of an enum option with `EnumOptionSpelling<T>`:
-/// `llvm::cl::parser<T>` derives from it.
+/// `CKPT_OPTION_PARSER(T, EnumOptionParser)` makes it `llvm::cl::parser<T>`.
 template <typename T>
-class EnumOptionParser : public llvm::cl::basic_parser<T> {
+class EnumOptionParser : public TypedOptionParser<T, EnumOptionParser<T>> {
 public:
   using Spelling = EnumOptionSpelling<T>;
 
   EnumOptionParser(llvm::cl::Option &option)
-      : llvm::cl::basic_parser<T>(option) {}
+      : TypedOptionParser<T, EnumOptionParser<T>>(option) {}
 
   /// Returns true (after reporting through `option.error`, which LLVM
   /// prefixes with "for the --<name> option: ") on a bad value.
@@ -55,19 +57,6 @@ public:
   /// The value name --help shows after the option.
   llvm::StringRef getValueName() const override {
     return Spelling::valueName();
-  }
-
-  /// Prints `value` and the default (for option dumps).
-  void printOptionDiff(const llvm::cl::Option &option, T value,
-                       const llvm::cl::OptionValue<T> &defaultValue,
-                       size_t globalWidth) const {
-    this->printOptionName(option, globalWidth);
-    llvm::outs() << "= " << Spelling::name(value) << " (default: ";
-    if (defaultValue.hasValue())
-      llvm::outs() << Spelling::name(defaultValue.getValue());
-    else
-      llvm::outs() << "*no default*";
-    llvm::outs() << ")\n";
   }
 
   /// Prints `value` as its spelling (when a pass pipeline is printed).

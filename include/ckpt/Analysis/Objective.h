@@ -56,16 +56,7 @@ struct EnumOptionSpelling<Objective> {
 
 } // namespace mlir::ckpt
 
-namespace llvm::cl {
-
 /// Parses `objective=` values of pass and pipeline options.
-template <>
-class parser<mlir::ckpt::Objective>
-    : public mlir::ckpt::EnumOptionParser<mlir::ckpt::Objective> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-
-} // namespace llvm::cl
+CKPT_OPTION_PARSER(mlir::ckpt::Objective, EnumOptionParser);
 
 #endif // CKPT_ANALYSIS_OBJECTIVE_H

@@ -13,7 +13,9 @@
 #define CKPT_PLAN_MEMORYPLAN_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mlir::ckpt::plan {
@@ -51,6 +53,14 @@ enum class PlanAlgorithm {
   /// capped by `workLimit` (deterministic).
   Portfolio,
 };
+
+/// Returns the name of `algorithm` as `ckpt-plan-memory`'s `algorithm=`
+/// spells it: "greedy-by-size" or "portfolio".
+const char *planAlgorithmName(PlanAlgorithm algorithm);
+
+/// Returns the algorithm named `name` (as `planAlgorithmName` spells it), or
+/// nullopt.
+std::optional<PlanAlgorithm> parsePlanAlgorithm(std::string_view name);
 
 /// Options of `planMemory`.
 struct PlanOptions {

@@ -79,8 +79,9 @@ struct SolveOptions {
 /// (fixed bytes included): `chain` runs `solveSegmentChain`; `generic` keeps
 /// everything where that fits, else runs `solveGeneric`; `optimal` runs
 /// `solveOptimal` with the options; `exact` reports a budget below the proven
-/// floor as Infeasible without a MILP, else runs `solveMilp`. The result's
-/// `engine` names the engine whose schedule it holds. A baseline strategy or
+/// floor as Infeasible without a MILP, else runs `solveMilp`; either way its
+/// result carries that floor (`SolveResult::floor`). The result's `engine`
+/// names the engine whose schedule it holds. A baseline strategy or
 /// a negative budget gives Unknown.
 SolveResult solve(Strategy strategy, const Problem &problem,
                   int64_t budgetBytes, const SolveOptions &options);

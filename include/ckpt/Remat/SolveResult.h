@@ -9,9 +9,11 @@
 #ifndef CKPT_REMAT_SOLVERESULT_H
 #define CKPT_REMAT_SOLVERESULT_H
 
+#include "ckpt/Remat/LowerBound.h"
 #include "ckpt/Remat/RematProblem.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +95,11 @@ struct SolveResult {
   /// for the user; empty for the other proofs (a memory floor, the exact
   /// engines), which their own reports describe.
   std::string proof;
+  /// The proven memory floor (`computeProvenFloor`) where the engine
+  /// computed it (`solve` with the `exact` strategy), so that a caller
+  /// explaining an Infeasible result need not compute it again; none
+  /// elsewhere.
+  std::optional<ProvenFloor> floor;
   /// The engine that produced `schedule` (set by `solveOptimal` and `solve`).
   Engine engine = Engine::None;
   /// The seconds each engine took, in the order they ran (set by

@@ -4,7 +4,8 @@
 
 using namespace mlir::ckpt;
 
-BudgetOption::BudgetOption(std::string text) : text(std::move(text)) {
-  if (!this->text.empty())
-    budget = remat::parseBudget(this->text, error);
+BudgetOption::BudgetOption(std::string text)
+    : TextOptionValue(std::move(text)) {
+  if (!empty())
+    budget = remat::parseBudget(getText(), error);
 }

@@ -54,13 +54,13 @@ private:
   /// sizes, also with `alignment`), set before any strategy runs.
   int64_t referencePeak = 0;
 
-  /// Reports that no plan fits `limit`, with the floor every plan needs,
-  /// when an engine proved that nothing fits, its `proof`, and with
-  /// `explain`, what the engines `tried`.
+  /// Reports that no plan fits `limit`, with the floor every plan needs
+  /// (`planned`'s where the engine computed it), when an engine proved that
+  /// nothing fits, `planned`'s proof, and with `explain`, what the engines
+  /// tried.
   void reportInfeasible(func::FuncOp func, const RematProblemWithOrigins &p,
                         int64_t limit, int64_t planPeak, Operation *peakOp,
-                        llvm::StringRef proof = {},
-                        llvm::StringRef tried = {});
+                        const StrategyPlan &planned);
 };
 
 } // namespace
@@ -155,9 +155,12 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
                                             const RematProblemWithOrigins &p,
                                             int64_t limit, int64_t planPeak,
                                             Operation *peakOp,
-                                            llvm::StringRef proof,
-                                            llvm::StringRef tried) {
-  remat::ProvenFloor floor = remat::computeProvenFloor(p.problem);
+                                            const StrategyPlan &planned) {
+  // The exact strategy computed the floor already.
+  remat::ProvenFloor floor =
+      planned.floor ? *planned.floor : remat::computeProvenFloor(p.problem);
+  llvm::StringRef proof = planned.proof;
+  llvm::StringRef tried = planned.tried;
   // The function is not rewritten yet: its timeline is the no-recompute one.
   FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
   // The floor is also given as a fraction of the no-recompute peak in the
@@ -314,8 +317,7 @@ void PlaceCheckpointsPass::runOnOperation() {
   if (failed(planned))
     return signalPassFailure();
   if (!planned->schedule) {
-    reportInfeasible(func, *problem, limit, -1, nullptr, planned->proof,
-                     planned->tried);
+    reportInfeasible(func, *problem, limit, -1, nullptr, *planned);
     return signalPassFailure();
   }
   const remat::Schedule &schedule = *planned->schedule;
@@ -328,7 +330,8 @@ void PlaceCheckpointsPass::runOnOperation() {
 
   if (limit >= 0 && plan.peakBytes > limit) {
     reportInfeasible(func, *problem, limit, plan.peakBytes,
-                     problem->origins[schedule.order[plan.peakStep]].op);
+                     problem->origins[schedule.order[plan.peakStep]].op,
+                     *planned);
     return signalPassFailure();
   }
 

@@ -177,9 +177,7 @@ FailureOr<FunctionPlan> PlanMemoryPass::planFunction(func::FuncOp func,
                                                      const MemoryTimeline &t) {
   FunctionPlan fp = buildProblem(t, alignment, inPlace, separateParameters);
   plan::PlanOptions options;
-  options.algorithm = algorithm == "greedy-by-size"
-                          ? plan::PlanAlgorithm::GreedyBySize
-                          : plan::PlanAlgorithm::Portfolio;
+  options.algorithm = algorithm;
   options.restarts = restarts;
   auto begin = std::chrono::steady_clock::now();
   if (!separateParameters) {
@@ -325,12 +323,6 @@ void PlanMemoryPass::runOnOperation() {
         << "ckpt-plan-memory: alignment must be a positive power of two, at "
            "most 1 GiB, got "
         << alignment.getValue();
-    return signalPassFailure();
-  }
-  if (algorithm != "portfolio" && algorithm != "greedy-by-size") {
-    emitError(optionsLoc)
-        << "ckpt-plan-memory: unknown algorithm '" << algorithm
-        << "' (expected portfolio or greedy-by-size)";
     return signalPassFailure();
   }
   llvm::json::Array functions;

@@ -8,12 +8,8 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
-#include "ckpt/Remat/Budget.h"
-#include "ckpt/Target/DeviceScratch.h"
 
 #include "mlir/IR/Builders.h"
-
-#include <cctype>
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_RESERVEDEVICEWORKSPACEPASS
@@ -22,28 +18,6 @@ namespace mlir::ckpt {
 
 using namespace mlir;
 using namespace mlir::ckpt;
-
-FailureOr<int64_t> mlir::ckpt::parseDeviceWorkspaceSize(StringRef text,
-                                                        std::string &error) {
-  if (text == "cuda")
-    return kCudaDeviceScratchBytes;
-  // A size, never a fraction: a bare number is bytes, and 0 removes the
-  // reservation.
-  if (text == "0" || text == "0B")
-    return 0;
-  std::string sized = text.str();
-  if (!sized.empty() && llvm::all_of(sized, [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-      }))
-    sized += "B";
-  std::optional<remat::Budget> parsed = remat::parseBudget(sized, error);
-  if (!parsed || !parsed->bytes) {
-    error = "expected 'cuda', 0, or bytes (64MiB, 4096) up to 4 EiB, not a "
-            "fraction of the peak";
-    return failure();
-  }
-  return *parsed->bytes;
-}
 
 namespace {
 
@@ -56,11 +30,17 @@ struct ReserveDeviceWorkspacePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    std::string error;
-    FailureOr<int64_t> bytes = parseDeviceWorkspaceSize(size, error);
-    if (failed(bytes)) {
-      func.emitError() << "ckpt-reserve-device-workspace: bad size '" << size
-                       << "': " << error;
+    // Parsed with the options; a size set from C++ may still be invalid or
+    // empty. Errors in the options have no place in the input: they are
+    // reported without a location.
+    std::optional<int64_t> bytes = size.getValue().getBytes();
+    if (!bytes) {
+      InFlightDiagnostic diag = emitError(UnknownLoc::get(&getContext()))
+                                << "ckpt-reserve-device-workspace: ";
+      if (size.getValue().empty())
+        diag << "no size given: expected 'cuda', 0, or bytes (64MiB, 4096)";
+      else
+        diag << size.getValue().getError();
       return signalPassFailure();
     }
     if (*bytes == 0) {

@@ -120,6 +120,7 @@ FailureOr<StrategyPlan> mlir::ckpt::planWithStrategy(
   if (strategy == Strategy::Optimal)
     options.seeds = getBaselineDropSets(func, p);
   remat::SolveResult result = remat::solve(strategy, p.problem, limit, options);
+  plan.floor = result.floor;
   if (!result.hasSchedule()) {
     if (strategy == Strategy::Exact &&
         result.status != remat::SolveResult::Status::Infeasible) {

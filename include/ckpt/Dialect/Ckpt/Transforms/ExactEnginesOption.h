@@ -32,16 +32,7 @@ struct EnumOptionSpelling<remat::ExactEngines> {
 
 } // namespace mlir::ckpt
 
-namespace llvm::cl {
-
 /// Parses `exact-engines=` values of pass options.
-template <>
-class parser<mlir::ckpt::remat::ExactEngines>
-    : public mlir::ckpt::EnumOptionParser<mlir::ckpt::remat::ExactEngines> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-
-} // namespace llvm::cl
+CKPT_OPTION_PARSER(mlir::ckpt::remat::ExactEngines, EnumOptionParser);
 
 #endif // CKPT_DIALECT_CKPT_TRANSFORMS_EXACTENGINESOPTION_H

@@ -1,5 +1,4 @@
-//===- Passes.h - Passes of the ckpt dialect ---------------------*- C++
-//-*-===//
+//===- Passes.h - Passes of the ckpt dialect --------------------*- C++ -*-===//
 //
 // Declares the ckpt passes and their registration.
 //
@@ -11,14 +10,14 @@
 #include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/Objective.h"
 #include "ckpt/Dialect/Ckpt/Transforms/BudgetOption.h"
+#include "ckpt/Dialect/Ckpt/Transforms/DeviceWorkspaceOption.h"
 #include "ckpt/Dialect/Ckpt/Transforms/ExactEnginesOption.h"
+#include "ckpt/Dialect/Ckpt/Transforms/PlanAlgorithmOption.h"
 #include "ckpt/Dialect/Ckpt/Transforms/StrategyOption.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
-
-#include <string>
 
 namespace mlir::ckpt {
 
@@ -27,11 +26,6 @@ namespace mlir::ckpt {
 
 #define GEN_PASS_REGISTRATION
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h.inc"
-
-/// Parses the `size` of `ckpt-reserve-device-workspace` (and the pipeline's
-/// `device-workspace`): `cuda` (the CUDA runtime's scratch block) or bytes
-/// with a unit (`64MiB`, `4096`). Fails with a message in `error`.
-FailureOr<int64_t> parseDeviceWorkspaceSize(StringRef text, std::string &error);
 
 } // namespace mlir::ckpt
 

@@ -293,7 +293,8 @@ def ReserveDeviceWorkspacePass
     or `ckpt-pipeline{device-workspace=cuda ...}`.
   }];
   let options = [
-    Option<"size", "size", "std::string", /*default=*/"\"cuda\"",
+    Option<"size", "size", "::mlir::ckpt::DeviceWorkspaceOption",
+           /*default=*/"::mlir::ckpt::DeviceWorkspaceOption(\"cuda\")",
            "cuda (the CUDA runtime's scratch: 32 MiB + 256 B) or bytes with a unit (64MiB, 4096)">,
   ];
 }
@@ -336,7 +337,8 @@ def PlanMemoryPass : Pass<"ckpt-plan-memory", "::mlir::ModuleOp"> {
     Option<"separateParameters", "separate-parameters", "bool",
            /*default=*/"false",
            "Place parameters and gradients in a region of their own at the arena's start">,
-    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"portfolio\"",
+    Option<"algorithm", "algorithm", "::mlir::ckpt::plan::PlanAlgorithm",
+           /*default=*/"::mlir::ckpt::plan::PlanAlgorithm::Portfolio",
            "portfolio (several orders, restarts, exact search when small) or greedy-by-size">,
     Option<"restarts", "restarts", "unsigned", /*default=*/"32",
            "Randomized orders tried by the portfolio">,

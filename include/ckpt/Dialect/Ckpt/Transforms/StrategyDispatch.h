@@ -43,6 +43,10 @@ struct StrategyPlan {
   /// Without a schedule and without a proof: what the engines tried, for
   /// the user ("" where the strategy does not say).
   std::string tried;
+  /// The proven memory floor where the engine computed it
+  /// (`remat::SolveResult::floor`), for the report of a plan that does not
+  /// fit; none where it did not.
+  std::optional<remat::ProvenFloor> floor;
 };
 
 /// Runs `strategy` on `problem` (built from `func`) under `limit` bytes (-1:

@@ -29,16 +29,7 @@ struct EnumOptionSpelling<remat::Strategy> {
 
 } // namespace mlir::ckpt
 
-namespace llvm::cl {
-
 /// Parses `strategy=` values of pass and pipeline options.
-template <>
-class parser<mlir::ckpt::remat::Strategy>
-    : public mlir::ckpt::EnumOptionParser<mlir::ckpt::remat::Strategy> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-
-} // namespace llvm::cl
+CKPT_OPTION_PARSER(mlir::ckpt::remat::Strategy, EnumOptionParser);
 
 #endif // CKPT_DIALECT_CKPT_TRANSFORMS_STRATEGYOPTION_H
