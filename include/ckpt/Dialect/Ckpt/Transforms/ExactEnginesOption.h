@@ -25,7 +25,7 @@ struct EnumOptionSpelling<remat::ExactEngines> {
     return remat::exactEnginesName(value);
   }
   static std::string choices() {
-    return "none, enumeration or all (false: none, true: all)";
+    return "none, enumeration or all; false means none, true all";
   }
   static llvm::StringRef valueName() { return "none|enumeration|all"; }
 };
