@@ -459,7 +459,12 @@ BackwardSearchResult Search::search() {
         earlier.erase(std::find(earlier.begin(), earlier.end(), h));
       const double earlierSpent =
           cheapest ? spent + problem.nodes[h].cost : 0.0;
-      double count = priorityOf(earlier, earlierSpent);
+      // The priority costs work (a walk over the set's ancestors), so it
+      // is computed only for sets the pruning keeps; an ordered window
+      // needs the walk first (its frontier test reads it).
+      double count = 0;
+      if (orderedWindow)
+        count = priorityOf(earlier, earlierSpent);
       int32_t earlierFrontier = frontier;
       if (orderedWindow) {
         // Computed for the first time (nothing earlier computes it again):
@@ -483,6 +488,8 @@ BackwardSearchResult Search::search() {
       if (reachedAtMost(earlierKey, earlierSpent) ||
           holdsReachedSet(earlier, earlierKey, earlierSpent))
         continue;
+      if (!orderedWindow)
+        count = priorityOf(earlier, earlierSpent);
       const int64_t bytes = bytesOf(earlier);
       const bool reachedGoal =
           !cheapest && isOrderedGoal(earlier, earlierFrontier);
