@@ -1,6 +1,6 @@
 //===- Pipeline.cpp - The ckpt-opt pass pipeline for embedders ------------===//
 //
-// Placement, then the memory plan. With a budget, the arena (not the
+// Optionally the chunked loss head, then placement, then the memory plan. With a budget, the arena (not the
 // simulated peak) is what must fit: `ckpt-fit-arena` re-runs placement with
 // a target tightened by what packing lost when the planned arena is over,
 // and reports the smallest arena when none fits.
@@ -22,6 +22,12 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
     ReserveDeviceWorkspacePassOptions reserve;
     reserve.size = options.deviceWorkspace;
     pm.addNestedPass<func::FuncOp>(createReserveDeviceWorkspacePass(reserve));
+  }
+  if (options.chunkLossHead != 1) {
+    ChunkLossHeadPassOptions chunk;
+    chunk.chunks = options.chunkLossHead;
+    chunk.budgetScope = options.budgetScope;
+    pm.addNestedPass<func::FuncOp>(createChunkLossHeadPass(chunk));
   }
   if (!options.planMemory) {
     PlaceCheckpointsPassOptions place;

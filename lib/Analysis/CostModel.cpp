@@ -196,7 +196,7 @@ FailureOr<HardwareProfile> mlir::ckpt::loadHardwareProfile(StringRef spec,
 //===----------------------------------------------------------------------===//
 
 bool mlir::ckpt::isMatrixOp(Operation *op) {
-  return isa<MatmulOp, BatchMatmulOp, LinearOp, AttentionOp, AttentionGradOp,
+  return isa<MatmulOp, MatmulAccOp, BatchMatmulOp, LinearOp, AttentionOp, AttentionGradOp,
              Conv2dOp, Conv2dGradInputOp, Conv2dGradWeightOp>(op);
 }
 

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -223,24 +224,48 @@ void requireSameDType(const Tensor &a, const Tensor &b, const char *what) {
 // Matrix products
 //===----------------------------------------------------------------------===//
 
-void matmul(ExecContext &, TensorList operands, TensorList results,
-            const Attrs &attrs, const Tensor &) {
-  const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");
-  const Tensor &c = get(results, 0, "result");
-  requireF32(a, "matmul");
-  requireF32(b, "matmul");
-  requireF32(c, "matmul");
-  requireRank(a, 2, "matmul lhs");
-  requireRank(b, 2, "matmul rhs");
-  requireRank(c, 2, "matmul result");
+namespace {
+
+/// `c = op(a) x op(b) + beta * c` for `matmul` and `matmul_acc` (`name`),
+/// shapes checked.
+void matrixProduct(const char *name, const Tensor &a, const Tensor &b,
+                   const Tensor &c, const Attrs &attrs, float beta) {
+  std::string what(name);
+  requireF32(a, name);
+  requireF32(b, name);
+  requireF32(c, name);
+  requireRank(a, 2, (what + " lhs").c_str());
+  requireRank(b, 2, (what + " rhs").c_str());
+  requireRank(c, 2, (what + " result").c_str());
   bool ta = attrs.has("transpose_lhs"), tb = attrs.has("transpose_rhs");
   int64_t m = ta ? a.shape[1] : a.shape[0], k = ta ? a.shape[0] : a.shape[1];
   int64_t kb = tb ? b.shape[1] : b.shape[0], n = tb ? b.shape[0] : b.shape[1];
   if (k != kb || c.shape[0] != m || c.shape[1] != n)
-    fail("matmul: shapes " + shapeString(a) + " x " + shapeString(b) + " -> " +
-         shapeString(c) + " do not match");
+    fail(what + ": shapes " + shapeString(a) + " x " + shapeString(b) +
+         " -> " + shapeString(c) + " do not match");
   gemm(ta, tb, m, n, k, a.as<float>(), a.shape[1], b.as<float>(), b.shape[1],
-       0.0f, c.as<float>(), n);
+       beta, c.as<float>(), n);
+}
+
+} // namespace
+
+void matmul(ExecContext &, TensorList operands, TensorList results,
+            const Attrs &attrs, const Tensor &) {
+  matrixProduct("matmul", get(operands, 0, "lhs"), get(operands, 1, "rhs"),
+                get(results, 0, "result"), attrs, 0.0f);
+}
+
+void matmul_acc(ExecContext &, TensorList operands, TensorList results,
+                const Attrs &attrs, const Tensor &) {
+  const Tensor &acc = get(operands, 0, "acc");
+  const Tensor &c = get(results, 0, "result");
+  requireF32(acc, "matmul_acc");
+  requireSameShape(acc, c, "matmul_acc accumulator and result");
+  // One GEMM with beta = 1 over a copy of the accumulator.
+  if (c.data != acc.data)
+    std::memcpy(c.data, acc.data, c.bytes());
+  matrixProduct("matmul_acc", get(operands, 1, "lhs"), get(operands, 2, "rhs"),
+                c, attrs, 1.0f);
 }
 
 void batch_matmul(ExecContext &, TensorList operands, TensorList results,

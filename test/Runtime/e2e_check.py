@@ -15,7 +15,14 @@ ckpt-run and checks:
     the plan's peak, arena size equals the planner's, recomputed ops equal the
     plan's count;
   * optionally (--train-steps) that SGD training decreases the loss,
-    identically with and without recomputation.
+    identically with and without recomputation;
+  * optionally (--chunk-loss-head N) every program with the loss head split
+    into N row chunks (ckpt-chunk-loss-head) before planning: then the
+    checks above hold for the chunked step, against the unchunked
+    no-recompute step the loss and every gradient are within --chunk-tol
+    (relative; the pieces' sums add in another order, and a BLAS rounds a
+    product of fewer rows differently), and the proven memory floor
+    (budget-scope=activations) is lower.
 
 Run with Debian's interpreter: /usr/bin/python3 (torch 1.13 and numpy).
 Exit status 0 only if every check holds; one line per check on stdout.
@@ -27,6 +34,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,19 +75,29 @@ def export(args, dropout: float, out: str):
 TIME_LIMIT = 60.0
 
 
-def pipeline(strategy: str, budget: str | None) -> str:
+def pipeline(strategy: str, budget: str | None, chunks: int = 0) -> str:
     opts = [f"strategy={strategy}", "plan-memory", "verify-plan", "budget-scope=activations",
             f"time-limit={TIME_LIMIT:g}"]
     if budget:
         opts.insert(0, f"budget={budget}")
-    return "builtin.module(ckpt-pipeline{" + " ".join(opts) + "})"
+    head = f"func.func(ckpt-chunk-loss-head{{chunks={chunks}}}), " if chunks else ""
+    return "builtin.module(" + head + "ckpt-pipeline{" + " ".join(opts) + "})"
 
 
-def emit(args, graph: str, strategy: str, budget: str | None, out: str):
-    """Plans and emits; returns (ok, stderr)."""
-    r = run([args.ckpt_opt, graph, "--pass-pipeline=" + pipeline(strategy, budget),
+def emit(args, graph: str, strategy: str, budget: str | None, out: str, chunks: int | None = None):
+    """Plans and emits; returns (ok, stderr). `chunks`: None takes --chunk-loss-head."""
+    chunks = args.chunk_loss_head if chunks is None else chunks
+    r = run([args.ckpt_opt, graph, "--pass-pipeline=" + pipeline(strategy, budget, chunks),
              "--emit=cpp", "-o", out])
     return r.returncode == 0, r.stderr
+
+
+def proven_floor(args, graph: str, chunks: int) -> int | None:
+    """The floor ckpt-opt proves in budget-scope=activations, in bytes."""
+    r = run([args.ckpt_opt, graph, "--emit=none", "--pass-pipeline=" +
+             pipeline("optimal", "0.001x", chunks).replace(" plan-memory verify-plan", "")])
+    m = re.search(r"every plan needs at least [^(]*\((\d+) bytes", r.stderr)
+    return int(m.group(1)) if m else None
 
 
 def run_step(args, step_dir: str, work: str, tag: str, steps: int = 1, lr: float | None = None):
@@ -98,6 +116,14 @@ def run_step(args, step_dir: str, work: str, tag: str, steps: int = 1, lr: float
         return None, None, r.stdout + r.stderr
     with open(stats) as f:
         return bundle.read(dump), json.load(f), r.stdout
+
+
+def rel(a, b) -> float:
+    """||a - b|| / ||b|| (inf when not finite)."""
+    a = np.asarray(bundle.to_numpy(a), dtype=np.float64)
+    b = np.asarray(bundle.to_numpy(b), dtype=np.float64)
+    err = float(np.linalg.norm(a - b)) / (float(np.linalg.norm(b)) or 1.0)
+    return err if math.isfinite(err) else float("inf")
 
 
 def by_name(tensors):
@@ -125,6 +151,11 @@ def main() -> int:
                          "hold for any plan; this keeps the budget search quick)")
     ap.add_argument("--train-steps", type=int, default=0)
     ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--chunk-loss-head", type=int, default=0,
+                    help="split the loss head into this many row chunks before planning (0: no)")
+    ap.add_argument("--chunk-tol", type=float, default=1e-6,
+                    help="relative error allowed in the loss and each gradient of the chunked "
+                         "no-recompute step against the unchunked one")
     args = ap.parse_args()
     global TIME_LIMIT
     TIME_LIMIT = args.time_limit
@@ -146,6 +177,25 @@ def main() -> int:
         return 1
     base = by_name(base)
     recomputed_somewhere = False
+    if args.chunk_loss_head:
+        # The chunked no-recompute step against the unchunked one.
+        plain_dir = os.path.join(work, "none-unchunked")
+        ok, err = emit(args, graph, "none", None, plain_dir, chunks=0)
+        plain, _, out = run_step(args, plain_dir, work, "none-unchunked") if ok else (None, None, err)
+        c.check(plain is not None, f"{args.model}: the unchunked step runs")
+        if plain is not None:
+            plain = by_name(plain)
+            results = sorted(n for n in plain if not n.startswith("param:"))
+            identical = [n for n in results if n in base and plain[n].data == base[n].data]
+            worst = max((rel(base[n], plain[n]), n) for n in results if n in base)
+            c.check(set(plain) == set(base) and worst[0] <= args.chunk_tol,
+                    f"{args.model} chunks={args.chunk_loss_head}: loss and {len(results) - 1} "
+                    f"gradients within {args.chunk_tol:g} (relative) of the unchunked step, worst "
+                    f"{worst[0]:.3g} ({worst[1]}); {len(identical)} bit-identical")
+        floors = [proven_floor(args, graph, k) for k in (0, args.chunk_loss_head)]
+        c.check(None not in floors and floors[1] < floors[0],
+                f"{args.model}: proven floor (activations) {floors[0]} bytes unchunked > "
+                f"{floors[1]} with chunks={args.chunk_loss_head}")
     for strategy in args.strategies.split(","):
         for budget in args.budgets.split(","):
             tag = f"{strategy}-{budget}"
@@ -225,12 +275,6 @@ def main() -> int:
         ours = by_name(res0)
         ref = by_name(bundle.read(os.path.join(work0, "reference.ckptb")))
         exact = by_name(bundle.read(os.path.join(work0, "reference64.ckptb")))
-
-        def rel(a, b):
-            a = np.asarray(bundle.to_numpy(a), dtype=np.float64)
-            b = np.asarray(bundle.to_numpy(b), dtype=np.float64)
-            err = float(np.linalg.norm(a - b)) / (float(np.linalg.norm(b)) or 1.0)
-            return err if math.isfinite(err) else float("inf")
 
         worst = (0.0, "", 0.0, 0.0)
         missing = sorted(set(ref) - set(ours))

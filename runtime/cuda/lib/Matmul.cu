@@ -62,6 +62,33 @@ void matmul(CudaExecContext &ctx, TensorList operands, TensorList results,
   gemm(ctx, p, a.data, b.data, y.data);
 }
 
+void matmul_acc(CudaExecContext &ctx, TensorList operands, TensorList results,
+                const Attrs &attrs, const Tensor &) {
+  const Tensor &acc = get(operands, 0, "acc");
+  const Tensor &a = get(operands, 1, "lhs"), &b = get(operands, 2, "rhs");
+  const Tensor &y = get(results, 0, "result");
+  checkTypes(a, b, y, "matmul_acc");
+  requireSameType(acc, y, "matmul_acc");
+  requireRank(a, 2, "matmul_acc lhs");
+  requireRank(b, 2, "matmul_acc rhs");
+  requireRank(y, 2, "matmul_acc result");
+  if (acc.numel() != y.numel() || acc.rank != 2 || acc.shape[0] != y.shape[0])
+    fail("matmul_acc: accumulator " + shapeString(acc) + " and result " +
+         shapeString(y) + " differ");
+  GemmProblem p;
+  p.type = a.dtype;
+  p.transA = attrs.has("transpose_lhs");
+  p.transB = attrs.has("transpose_rhs");
+  p.beta = 1.0f;
+  productShape(a, b, y, p.transA, p.transB, p.M, p.N, p.K, "matmul_acc");
+  // One GEMM with beta = 1 over a copy of the accumulator.
+  if (y.data != acc.data)
+    CKPT_CUDA_CHECK(ctx, cudaMemcpyAsync(y.data, acc.data, y.bytes(),
+                                         cudaMemcpyDeviceToDevice,
+                                         streamOf(ctx)));
+  gemm(ctx, p, a.data, b.data, y.data);
+}
+
 void batch_matmul(CudaExecContext &ctx, TensorList operands, TensorList results,
                   const Attrs &attrs, const Tensor &) {
   const Tensor &a = get(operands, 0, "lhs"), &b = get(operands, 1, "rhs");

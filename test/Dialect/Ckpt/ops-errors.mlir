@@ -2,6 +2,24 @@
 // Every case is one invalid op; the message is the verifier's exact text.
 // RUN: ckpt-opt %s -split-input-file -verify-diagnostics
 
+// matmul_acc: the accumulator has the result's shape.
+func.func @matmul_acc_shape(%s: tensor<8x16xf32>, %g: tensor<4x16xf32>, %x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'ckpt.matmul_acc' op expects an accumulator of shape 16x8, got 8x16}}
+  %0 = ckpt.matmul_acc bwd %s + %g, %x {transpose_lhs} : tensor<8x16xf32>, tensor<4x16xf32>, tensor<4x8xf32> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// matmul_acc: K of op(lhs) and op(rhs) must agree.
+func.func @matmul_acc_contraction(%s: tensor<16x8xf32>, %g: tensor<4x16xf32>, %x: tensor<5x8xf32>) {
+  // expected-error @+1 {{'ckpt.matmul_acc' op contraction dimensions differ: lhs has K = 4, rhs has K = 5}}
+  %0 = ckpt.matmul_acc bwd %s + %g, %x {transpose_lhs} : tensor<16x8xf32>, tensor<4x16xf32>, tensor<5x8xf32> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
 // matmul: lhs must be 2-D.
 func.func @matmul_lhs_rank(%a0: tensor<2x4x8xf32>, %a1: tensor<8x16xf32>) {
   // expected-error @+1 {{'ckpt.matmul' op expects lhs of rank 2, got rank 3}}

@@ -16,6 +16,18 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32>
 
 // -----
 
+// matmul_acc: acc + op(lhs) x op(rhs), acc of the result's type.
+// CHECK-LABEL: func.func @matmul_acc(
+//  CHECK-SAME:     %[[S:[^:]+]]: tensor<16x8xf32>, %[[G:[^:]+]]: tensor<4x16xf32>, %[[X:[^:]+]]: tensor<4x8xf32>)
+//   CHECK:      %[[R:[^ ,:]+]] = ckpt.matmul_acc bwd %[[S]] + %[[G]], %[[X]] {transpose_lhs} : tensor<16x8xf32>, tensor<4x16xf32>, tensor<4x8xf32> -> tensor<16x8xf32>
+//   CHECK-NEXT: return %[[R]] : tensor<16x8xf32>
+func.func @matmul_acc(%s: tensor<16x8xf32>, %g: tensor<4x16xf32>, %x: tensor<4x8xf32>) -> tensor<16x8xf32> {
+  %r = ckpt.matmul_acc bwd %s + %g, %x {transpose_lhs} : tensor<16x8xf32>, tensor<4x16xf32>, tensor<4x8xf32> -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
+// -----
+
 // matmul: transpose_lhs / transpose_rhs swap the operand dimensions, alone and together, in every phase.
 // CHECK-LABEL: func.func @matmul_transpose(
 //  CHECK-SAME:     %[[A:[^:]+]]: tensor<8x4xf32>, %[[B:[^:]+]]: tensor<16x8xf32>, %[[C:[^:]+]]: tensor<4x8xf32>)

@@ -47,5 +47,15 @@ func.func @other(%x: tensor<2xf32>) -> tensor<2xf32> {
   return %y : tensor<2xf32>
 }
 
+// matmul_acc: 2*M*N*K + M*N = 2*16*8*4 + 16*8; reads (16*8 + 4*16 + 4*8)*4;
+// writes 16*8*4.
+// expected-remark-re @below {{cost summary: fwd ops=0 flops=0 read=0 written=0 max-workspace=0; bwd ops=1 flops=1152 read=896 written=512 max-workspace=0; opt ops=0 flops=0 read=0 written=0 max-workspace=0;{{$}}}}
+func.func @accumulate(%s: tensor<16x8xf32>, %g: tensor<4x16xf32>, %x: tensor<4x8xf32>) -> tensor<16x8xf32> {
+  // expected-remark-re @below {{cost: flops=1152 read=896 written=512 workspace=0{{$}}}}
+  %r = ckpt.matmul_acc bwd %s + %g, %x {transpose_lhs} : tensor<16x8xf32>, tensor<4x16xf32>, tensor<4x8xf32> -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
 // SUMMARY: remark: cost summary: fwd ops=3 flops=1168 read=840 written=272 max-workspace=288; bwd ops=2 flops=208 read=616 written=320 max-workspace=144; opt ops=1 flops=256 read=1024 written=512 max-workspace=0;{{$}}
 // SUMMARY: remark: cost summary: fwd ops=1 flops=5 read=8 written=8 max-workspace=0; bwd ops=0 flops=0 read=0 written=0 max-workspace=0; opt ops=0 flops=0 read=0 written=0 max-workspace=0;{{$}}
+// SUMMARY: remark: cost summary: fwd ops=0 flops=0 read=0 written=0 max-workspace=0; bwd ops=1 flops=1152 read=896 written=512 max-workspace=0; opt ops=0 flops=0 read=0 written=0 max-workspace=0;{{$}}

@@ -143,6 +143,13 @@ OpCost MatmulOp::getCost() {
   return cost;
 }
 
+OpCost MatmulAccOp::getCost() {
+  OpCost cost = getDataMovementCost(*this);
+  cost.flops = addSat(gemmFlops(1, getLhs(), getTransposeLhs(), getResult()),
+                      numel(getResult()));
+  return cost;
+}
+
 OpCost BatchMatmulOp::getCost() {
   OpCost cost = getDataMovementCost(*this);
   int64_t batch = volume(shapeOf(getResult()).drop_back(2));

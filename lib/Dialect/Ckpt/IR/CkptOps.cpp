@@ -119,6 +119,20 @@ LogicalResult MatmulOp::verify() {
   return verifyShape(*this, getResult(), mn, "a result");
 }
 
+LogicalResult MatmulAccOp::verify() {
+  if (failed(verifyRank(*this, getLhs(), 2, "lhs")) ||
+      failed(verifyRank(*this, getRhs(), 2, "rhs")) ||
+      failed(verifySameElementType(*this, getResult(),
+                                   {getAcc(), getLhs(), getRhs()})))
+    return failure();
+  SmallVector<int64_t> mn;
+  if (failed(verifyMatrixDims(*this, shapeOf(getLhs()), shapeOf(getRhs()),
+                              getTransposeLhs(), getTransposeRhs(), mn)) ||
+      failed(verifyShape(*this, getResult(), mn, "a result")))
+    return failure();
+  return verifyShape(*this, getAcc(), mn, "an accumulator");
+}
+
 LogicalResult BatchMatmulOp::verify() {
   if (failed(verifyMinRank(*this, getLhs(), 3, "lhs")) ||
       failed(verifyRank(*this, getRhs(), rankOf(getLhs()),

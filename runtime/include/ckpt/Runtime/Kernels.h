@@ -89,6 +89,7 @@ namespace kernels {
   void NAME(ExecContext &ctx, TensorList operands, TensorList results,         \
             const Attrs &attrs, const Tensor &workspace);
 CKPT_KERNEL(matmul)
+CKPT_KERNEL(matmul_acc)
 CKPT_KERNEL(batch_matmul)
 CKPT_KERNEL(linear)
 CKPT_KERNEL(add)

@@ -173,6 +173,33 @@ def Ckpt_MatmulOp : Ckpt_Op<"matmul"> {
   let hasVerifier = 1;
 }
 
+def Ckpt_MatmulAccOp : Ckpt_Op<"matmul_acc"> {
+  let summary = "matrix product added to an accumulator";
+  let description = [{
+    `result = acc + op(lhs) x op(rhs)`, with `op` and the shapes as in
+    `ckpt.matmul`; `acc` has the result's type. One op where a running sum
+    of products would otherwise take a product and an addition: while it
+    runs, the accumulator and the result are live, not the accumulator, a
+    product and the result (`ckpt-chunk-loss-head` sums the pieces' weight
+    gradients with it). Kernels compute it as one GEMM with `beta = 1`
+    over a copy of `acc`. Cost: `2*M*N*K + M*N` FLOPs; reads `lhs`, `rhs`
+    and `acc`, writes the result.
+
+    ```mlir
+    %s = ckpt.matmul_acc bwd %acc + %g, %x {transpose_lhs} : tensor<16x8xf32>, tensor<4x16xf32>, tensor<4x8xf32> -> tensor<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_FloatTensor:$acc,
+                       Ckpt_FloatTensor:$lhs, Ckpt_FloatTensor:$rhs,
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs);
+  let results = (outs Ckpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $phase $acc `+` $lhs `,` $rhs attr-dict `:` type($acc) `,` type($lhs) `,`
+    type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Ckpt_BatchMatmulOp : Ckpt_Op<"batch_matmul"> {
   let summary = "batched matrix product with broadcast batch dimensions";
   let description = [{

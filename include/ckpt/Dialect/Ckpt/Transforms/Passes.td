@@ -274,6 +274,57 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
   ];
 }
 
+def ChunkLossHeadPass : Pass<"ckpt-chunk-loss-head", "::mlir::func::FuncOp"> {
+  let summary = "Split the vocabulary projection and its cross-entropy into row chunks";
+  let description = [{
+    Rewrites each loss head -- a projection (`ckpt.matmul` of rows `X [R, D]`
+    with a weight, or `ckpt.linear`), reshapes back to `[R, V]`, a
+    `ckpt.cross_entropy` (`mean` or `sum`) and its `ckpt.cross_entropy_grad`,
+    whose gradient (through reshapes) is read only by the input-gradient
+    product `G x W`, the weight-gradient product `G^T x X` (either operand
+    order) and the bias gradient `reduce_sum` over rows -- into `chunks`
+    pieces of about `R / chunks` rows. Each piece computes its own logits
+    and loss (`sum`), and in the backward pass its own logits gradient, its
+    rows of the input gradient (concatenated) and its share of the weight
+    and bias gradients (summed). The whole `[R, V]` logits tensor and its
+    gradient no longer exist: each piece's logits are a value placement can
+    keep or recompute, so the memory floor drops from the logits and their
+    gradient to about one piece of each.
+
+    A `mean` loss divides the sum of the pieces by the number of rows whose
+    target is not `ignore_index` (counted with `ckpt.compare`, `ckpt.convert`
+    and `ckpt.reduce_sum`), and the backward pass scales the loss gradient
+    by `1 / count` once, as the unchunked gradient does. Values equal the
+    unchunked step's up to fp32 rounding: the logits and their gradient are
+    the same arithmetic per element (a BLAS may still round a product of
+    fewer rows differently), the loss and the weight and bias gradients add
+    the pieces' partial sums in another order (docs/checkpointing.md,
+    "The chunked loss head", states the bound). Each piece's weight
+    gradient is added to the running sum by `ckpt.matmul_acc`: two
+    weight-sized buffers are live while it runs, which can set the new
+    floor where the weight is large beside the logits.
+
+    `chunks=0` chooses the count: of 2, 4, 8, ..., 64 chunks, the fewest
+    whose rewrite gives the step a proven memory floor in `budget-scope`
+    within 1% of the lowest any of them gives (each piece adds a pass over
+    the weight gradient); a head is left as it is when no count
+    lowers the floor (where the weight is large beside the logits, the
+    running sum of its gradient outweighs them). Heads that do not
+    have the form are left as they are; with `explain` a remark at each
+    cross-entropy says what was done or why not. `chunks=1` changes
+    nothing.
+
+    `ckpt-opt gpt2.json --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{budget-scope=activations}))'`
+  }];
+  let options = [
+    Option<"chunks", "chunks", "unsigned", /*default=*/"0",
+           "Number of row chunks (at most the number of rows); 0: the count that lowers the proven floor most, if any; 1: leave the head as it is">,
+    BudgetScopeOption<"With chunks=0: the scope of the floor compared, step (everything) or activations (no parameters, inputs or parameter gradients)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark at each cross-entropy: chunked, or why not">,
+  ];
+}
+
 def ReserveDeviceWorkspacePass
     : Pass<"ckpt-reserve-device-workspace", "::mlir::func::FuncOp"> {
   let summary = "Reserve the device runtime's scratch in the step's memory";

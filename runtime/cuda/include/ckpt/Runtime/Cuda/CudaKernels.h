@@ -25,6 +25,7 @@
 #define CKPT_CUDA_KERNEL_LIST(X)                                               \
   /* Matrix products (Matmul.cu, Gemm.cpp) */                                  \
   X(matmul)                                                                    \
+  X(matmul_acc)                                                                \
   X(batch_matmul)                                                              \
   X(linear)                                                                    \
   /* Elementwise, activations, dropout, optimizers (Elementwise.cu) */         \
