@@ -27,6 +27,9 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
     ChunkLossHeadPassOptions chunk;
     chunk.chunks = options.chunkLossHead;
     chunk.budgetScope = options.budgetScope;
+    chunk.budget = options.budget;
+    chunk.objective = options.objective;
+    chunk.profile = options.profile;
     pm.addNestedPass<func::FuncOp>(createChunkLossHeadPass(chunk));
   }
   if (!options.planMemory) {

@@ -6,13 +6,19 @@
 // RUN: ckpt-opt %s --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{chunks=1}))' -split-input-file | FileCheck %s --check-prefix=ONE
 // chunks=0 (the default) picks the count that lowers the proven floor most.
 // RUN: ckpt-opt %s --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{budget-scope=activations explain=true}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// With a budget, chunks=0 plans every candidate under it and keeps the
+// cheapest step: at 0.5x the head as it is has no plan (its floor, 3240
+// bytes, is above the budget), so the chunked step is the cheapest.
+// RUN: ckpt-opt %s --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{budget=0.5x budget-scope=activations explain=true}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: remark: loss head chunked: 10 rows x 40 classes in 5 pieces of at most 2 rows; the cheapest optimal plan at budget=0.5x in budget-scope=activations: cost {{[0-9.e+-]+}} s against no plan unchunked
 // More chunks than rows: one row each.
 // RUN: ckpt-opt %s --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{chunks=64 explain=true}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=MANY
-// ckpt-pipeline runs it first with chunk-loss-head= other than 1, in the
-// pipeline's budget-scope; by default it does not.
+// ckpt-pipeline runs it first with chunk-loss-head= other than 1, with the
+// pipeline's budget, budget-scope, objective and profile; by default it
+// does not.
 // RUN: ckpt-opt %S/../../examples/graphs/mlp32.tiny.json --pass-pipeline='builtin.module(ckpt-pipeline{chunk-loss-head=0 budget-scope=activations budget=0.9x})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: ckpt-opt %S/../../examples/graphs/mlp32.tiny.json --pass-pipeline='builtin.module(ckpt-pipeline{budget=0.9x budget-scope=activations})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-OFF
-// PIPELINE: builtin.module(func.func(ckpt-chunk-loss-head{budget-scope=activations chunks=0 explain=false}),func.func(ckpt-place-checkpoints{
+// PIPELINE: builtin.module(func.func(ckpt-chunk-loss-head{budget=0.9x budget-scope=activations chunks=0 explain=false objective=time profile=h100-sxm}),func.func(ckpt-place-checkpoints{
 // PIPELINE-OFF-NOT: ckpt-chunk-loss-head
 // The rewritten step is planned like any other: the floor in the
 // activations scope drops (no whole logits tensor and gradient at once).

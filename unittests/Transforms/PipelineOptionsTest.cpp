@@ -48,6 +48,7 @@ printedFitOptions(CkptPipelineOptions &options) {
   std::map<std::string, std::string> values = parsePrinted(os.str());
   values.erase("plan-memory");
   values.erase("device-workspace");
+  values.erase("chunk-loss-head");
   return values;
 }
 
@@ -86,6 +87,31 @@ TEST(PipelineOptions, EveryValueReachesFitArena) {
   std::map<std::string, std::string> expected = printedFitOptions(*options);
   EXPECT_EQ(expected.size(), 10u);
   EXPECT_EQ(printedPassOptions(pm), expected);
+}
+
+TEST(PipelineOptions, ChunkLossHeadGetsTheBudget) {
+  std::unique_ptr<CkptPipelineOptions> options =
+      CkptPipelineOptions::createFromString(
+          "chunk-loss-head=0 budget=1MiB budget-scope=activations "
+          "objective=flops profile=h200");
+  ASSERT_TRUE(options);
+  OpPassManager pm("builtin.module");
+  buildCkptPipeline(pm, *options);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  EXPECT_NE(os.str().find("ckpt-chunk-loss-head{budget=1MiB "
+                          "budget-scope=activations chunks=0 explain=false "
+                          "objective=flops profile=h200}"),
+            std::string::npos)
+      << os.str();
+  // Off by default.
+  OpPassManager plain("builtin.module");
+  buildCkptPipeline(plain, CkptPipelineOptions());
+  std::string plainText;
+  llvm::raw_string_ostream plainOs(plainText);
+  plain.printAsTextualPipeline(plainOs);
+  EXPECT_EQ(plainOs.str().find("ckpt-chunk-loss-head"), std::string::npos);
 }
 
 TEST(PipelineOptions, BudgetSetFromCppIsParsedOnce) {

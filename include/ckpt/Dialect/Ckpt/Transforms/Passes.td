@@ -304,10 +304,15 @@ def ChunkLossHeadPass : Pass<"ckpt-chunk-loss-head", "::mlir::func::FuncOp"> {
     weight-sized buffers are live while it runs, which can set the new
     floor where the weight is large beside the logits.
 
-    `chunks=0` chooses the count: of 2, 4, 8, ..., 64 chunks, the fewest
-    whose rewrite gives the step a proven memory floor in `budget-scope`
-    within 1% of the lowest any of them gives (each piece adds a pass over
-    the weight gradient); a head is left as it is when no count
+    `chunks=0` chooses the count. With a `budget`, it plans the step as it
+    is and after each rewrite of 2, 4, 8, ..., 64 chunks with
+    `strategy=optimal` under the budget (resolved against each step's own
+    no-recompute peak, as placement resolves it) and keeps the cheapest
+    step, recomputation and the rewrite's own ops included. Without one (or
+    when no candidate has a plan), it keeps the fewest chunks whose proven
+    memory floor in `budget-scope` is within 1% of the lowest any count
+    gives (each piece adds a pass over the weight gradient); a head is left
+    as it is when no count
     lowers the floor (where the weight is large beside the logits, the
     running sum of its gradient outweighs them). Heads that do not
     have the form are left as they are; with `explain` a remark at each
@@ -319,7 +324,11 @@ def ChunkLossHeadPass : Pass<"ckpt-chunk-loss-head", "::mlir::func::FuncOp"> {
   let options = [
     Option<"chunks", "chunks", "unsigned", /*default=*/"0",
            "Number of row chunks (at most the number of rows); 0: the count that lowers the proven floor most, if any; 1: leave the head as it is">,
-    BudgetScopeOption<"With chunks=0: the scope of the floor compared, step (everything) or activations (no parameters, inputs or parameter gradients)">,
+    BudgetScopeOption<"With chunks=0: the scope of the floors and the budget, step (everything) or activations (no parameters, inputs or parameter gradients)">,
+    BudgetOption<"With chunks=0: plan each candidate count (and the head as it is) with strategy=optimal under this budget and keep the cheapest step; empty: compare floors">,
+    ObjectiveOption<"With a budget: the cost compared, time (roofline on the profile) or flops">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"h100-sxm\"",
+           "With a budget and objective=time: the hardware profile">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at each cross-entropy: chunked, or why not">,
   ];
