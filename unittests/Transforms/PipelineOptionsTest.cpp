@@ -89,29 +89,31 @@ TEST(PipelineOptions, EveryValueReachesFitArena) {
   EXPECT_EQ(printedPassOptions(pm), expected);
 }
 
+/// The pipeline built from `options`, as printed.
+std::string builtPipeline(const CkptPipelineOptions &options) {
+  OpPassManager pm("builtin.module");
+  buildCkptPipeline(pm, options);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return os.str();
+}
+
 TEST(PipelineOptions, ChunkLossHeadGetsTheBudget) {
   std::unique_ptr<CkptPipelineOptions> options =
       CkptPipelineOptions::createFromString(
           "chunk-loss-head=0 budget=1MiB budget-scope=activations "
           "objective=flops profile=h200");
   ASSERT_TRUE(options);
-  OpPassManager pm("builtin.module");
-  buildCkptPipeline(pm, *options);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  pm.printAsTextualPipeline(os);
-  EXPECT_NE(os.str().find("ckpt-chunk-loss-head{budget=1MiB "
-                          "budget-scope=activations chunks=0 explain=false "
-                          "objective=flops profile=h200}"),
+  std::string text = builtPipeline(*options);
+  EXPECT_NE(text.find("ckpt-chunk-loss-head{budget=1MiB "
+                      "budget-scope=activations chunks=0 explain=false "
+                      "objective=flops profile=h200}"),
             std::string::npos)
-      << os.str();
+      << text;
   // Off by default.
-  OpPassManager plain("builtin.module");
-  buildCkptPipeline(plain, CkptPipelineOptions());
-  std::string plainText;
-  llvm::raw_string_ostream plainOs(plainText);
-  plain.printAsTextualPipeline(plainOs);
-  EXPECT_EQ(plainOs.str().find("ckpt-chunk-loss-head"), std::string::npos);
+  EXPECT_EQ(builtPipeline(CkptPipelineOptions()).find("ckpt-chunk-loss-head"),
+            std::string::npos);
 }
 
 TEST(PipelineOptions, BudgetSetFromCppIsParsedOnce) {
@@ -159,14 +161,10 @@ TEST(PipelineOptions, DeviceWorkspaceReachesTheReservation) {
   std::unique_ptr<CkptPipelineOptions> options =
       CkptPipelineOptions::createFromString("device-workspace=64MiB");
   ASSERT_TRUE(options);
-  OpPassManager pm("builtin.module");
-  buildCkptPipeline(pm, *options);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  pm.printAsTextualPipeline(os);
-  EXPECT_NE(os.str().find("ckpt-reserve-device-workspace{size=64MiB}"),
+  std::string text = builtPipeline(*options);
+  EXPECT_NE(text.find("ckpt-reserve-device-workspace{size=64MiB}"),
             std::string::npos)
-      << os.str();
+      << text;
   // A bad value is an error of the options, not of a pass.
   EXPECT_FALSE(CkptPipelineOptions::createFromString("device-workspace=0.5x"));
 }
