@@ -36,6 +36,7 @@
 // A weight larger than the logits: its gradient's running sum (three
 // weight-sized buffers at each addition) would raise the floor.
 // AUTO: remark: loss head left as it is: no chunk count lowers the proven floor in budget-scope=activations (1296 bytes)
+// AUTO: remark: loss head left as it is: an operand of a reader is computed after the first reader
 // MANY: remark: loss head chunked: 10 rows x 40 classes in 10 pieces of at most 1 rows
 // ONE-LABEL: func.func @gpt_like_head
 // ONE: ckpt.cross_entropy fwd mean
@@ -232,4 +233,28 @@ func.func @weight_larger_than_logits(
   %g = ckpt.cross_entropy_grad bwd mean %seed, %l, %t, %lse : (tensor<f32>, tensor<4x40xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x40xf32>
   %dw = ckpt.matmul bwd %g, %x {transpose_lhs} : tensor<4x40xf32>, tensor<4x64xf32> -> tensor<40x64xf32>
   return %loss, %dw : tensor<f32>, tensor<40x64xf32>
+}
+
+// -----
+
+// The weight gradient's rows are computed after the first reader of the
+// gradient (where the pieces would go): left as it is.
+func.func @rows_after_first_reader(
+    %h: tensor<1x10x2xf32> {ckpt.role = #ckpt.role<input>},
+    %t: tensor<10xi64> {ckpt.role = #ckpt.role<input>},
+    %w: tensor<40x2xf32> {ckpt.role = #ckpt.role<param>},
+    %seed: tensor<f32> {ckpt.role = #ckpt.role<seed>})
+    -> (tensor<f32> {ckpt.role = #ckpt.role<loss>},
+        tensor<40x2xf32> {ckpt.role = #ckpt.role<grad>, ckpt.grad_of = 2 : i64},
+        tensor<10x2xf32> {ckpt.role = #ckpt.role<output>})
+    attributes {ckpt.step} {
+  %x = ckpt.reshape fwd %h : tensor<1x10x2xf32> -> tensor<10x2xf32>
+  %l = ckpt.matmul fwd %x, %w {transpose_rhs} : tensor<10x2xf32>, tensor<40x2xf32> -> tensor<10x40xf32>
+  // expected-remark @+1 {{loss head left as it is: an operand of a reader is computed after the first reader}}
+  %loss, %lse = ckpt.cross_entropy fwd mean %l, %t : (tensor<10x40xf32>, tensor<10xi64>) -> (tensor<f32>, tensor<10xf32>)
+  %g = ckpt.cross_entropy_grad bwd mean %seed, %l, %t, %lse : (tensor<f32>, tensor<10x40xf32>, tensor<10xi64>, tensor<10xf32>) -> tensor<10x40xf32>
+  %dx = ckpt.matmul bwd %g, %w : tensor<10x40xf32>, tensor<40x2xf32> -> tensor<10x2xf32>
+  %y = ckpt.relu bwd %dx : tensor<10x2xf32>
+  %dw = ckpt.matmul bwd %g, %y {transpose_lhs} : tensor<10x40xf32>, tensor<10x2xf32> -> tensor<40x2xf32>
+  return %loss, %dw, %dx : tensor<f32>, tensor<40x2xf32>, tensor<10x2xf32>
 }

@@ -8,6 +8,7 @@
 #include "LossHead.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 
 using namespace mlir;
 using namespace mlir::ckpt;
@@ -17,20 +18,6 @@ namespace {
 
 RankedTensorType rankedType(Value v) {
   return dyn_cast<RankedTensorType>(v.getType());
-}
-
-/// Whether `v` is available before `point` (same block, defined earlier, or
-/// a block argument of it, or defined in an enclosing region).
-bool isAvailableBefore(Value v, Operation *point) {
-  Block *block = point->getBlock();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return arg.getOwner() == block ||
-           arg.getOwner()->getParentOp()->isProperAncestor(point);
-  Operation *def = v.getDefiningOp();
-  if (def->getBlock() == block)
-    return def->isBeforeInBlock(point);
-  return def->isProperAncestor(point) ||
-         def->getParentRegion()->isAncestor(point->getParentRegion());
 }
 
 } // namespace
@@ -186,12 +173,14 @@ FailureOr<LossHead> mlir::ckpt::detail::matchLossHead(CrossEntropyOp loss,
     whyNot = "nothing reads the logits' gradient";
     return failure();
   }
+  DominanceInfo dominance(loss->getParentOp());
   for (const Reader &reader : head.readers)
-    if (reader.other && !isAvailableBefore(reader.other, head.firstReader)) {
+    if (reader.other &&
+        !dominance.properlyDominates(reader.other, head.firstReader)) {
       whyNot = "an operand of a reader is computed after the first reader";
       return failure();
     }
-  if (!isAvailableBefore(head.grad.getGrad(), head.firstReader)) {
+  if (!dominance.properlyDominates(head.grad.getGrad(), head.firstReader)) {
     whyNot = "the loss gradient is computed after the first reader";
     return failure();
   }
