@@ -64,14 +64,14 @@ std::optional<Candidate> evaluate(func::FuncOp func, BudgetScope scope,
   Candidate candidate;
   candidate.floor = remat::computeProvenFloor(problem->problem).bytes;
   if (budget) {
-    int64_t peak = remat::evaluateSchedule(
-                       problem->problem,
-                       remat::Schedule::identity(problem->problem))
-                       .peakBytes;
+    int64_t peak =
+        remat::evaluateSchedule(problem->problem,
+                                remat::Schedule::identity(problem->problem))
+            .peakBytes;
     int64_t bytes = budget->resolve(peak);
     if (candidate.floor <= bytes) {
-      remat::SolveResult plan = remat::solve(
-          remat::Strategy::Optimal, problem->problem, bytes, {});
+      remat::SolveResult plan =
+          remat::solve(remat::Strategy::Optimal, problem->problem, bytes, {});
       if (plan.hasSchedule())
         candidate.planCost = plan.cost;
     }
@@ -100,14 +100,16 @@ struct ChunkLossHeadPass
   /// memory), or 1 when none lowers the floor as it is. `why` says how.
   int64_t chooseChunks(func::FuncOp func, size_t index,
                        const CostModel *costModel, std::string &why) {
-    const std::optional<remat::Budget> &plannedBudget = budget.getValue().getBudget();
+    const std::optional<remat::Budget> &plannedBudget =
+        budget.getValue().getBudget();
     std::optional<Candidate> asIs =
         evaluate(func, budgetScope, costModel, plannedBudget);
     if (!asIs)
       return 1;
     SmallVector<std::pair<int64_t, Candidate>> tried{{1, *asIs}};
-    int64_t rows = cast<RankedTensorType>(lossesOf(func)[index].getLogits().getType())
-                       .getDimSize(0);
+    int64_t rows =
+        cast<RankedTensorType>(lossesOf(func)[index].getLogits().getType())
+            .getDimSize(0);
     for (int64_t count : kAutoChunkCounts) {
       auto trial = cast<func::FuncOp>(func->clone());
       CrossEntropyOp loss = lossesOf(trial)[index];
@@ -141,9 +143,10 @@ struct ChunkLossHeadPass
                    ? llvm::formatv("{0:e3}", cost).str() + unit
                    : std::string("no plan");
       };
-      why = "the cheapest optimal plan at budget=" +
-            budget.getValue().getText() + " in budget-scope=" + scope +
-            ": cost " + costText(cheapest->second.planCost);
+      why =
+          "the cheapest optimal plan at budget=" + budget.getValue().getText() +
+          " in budget-scope=" + scope + ": cost " +
+          costText(cheapest->second.planCost);
       if (cheapest->first != 1)
         why += " against " + costText(tried[0].second.planCost) + " unchunked";
       return cheapest->first;

@@ -25,7 +25,7 @@ RankedTensorType rankedType(Value v) {
 /// Matches the head whose cross-entropy is `loss`; on failure `whyNot`
 /// says which part does not have the form.
 FailureOr<LossHead> mlir::ckpt::detail::matchLossHead(CrossEntropyOp loss,
-                                          std::string &whyNot) {
+                                                      std::string &whyNot) {
   LossHead head;
   head.loss = loss;
   if (loss.getReduction() == LossReduction::None) {
@@ -94,8 +94,7 @@ FailureOr<LossHead> mlir::ckpt::detail::matchLossHead(CrossEntropyOp loss,
       head.grad.getLse() != loss.getLse() ||
       head.grad.getReduction() != loss.getReduction() ||
       head.grad.getIgnoreIndex() != loss.getIgnoreIndex() ||
-      !loss.getLse().hasOneUse() ||
-      head.grad->getBlock() != loss->getBlock()) {
+      !loss.getLse().hasOneUse() || head.grad->getBlock() != loss->getBlock()) {
     whyNot = "its gradient is not one cross_entropy_grad of the same loss";
     return failure();
   }
@@ -161,7 +160,7 @@ FailureOr<LossHead> mlir::ckpt::detail::matchLossHead(CrossEntropyOp loss,
   // in program order (use lists are in no useful order).
   llvm::sort(head.readers, [](const Reader &a, const Reader &b) {
     auto rank = [](ReaderKind kind) {
-      return kind == ReaderKind::InputGrad ? 0
+      return kind == ReaderKind::InputGrad  ? 0
              : kind == ReaderKind::BiasGrad ? 1
                                             : 2;
     };
@@ -245,11 +244,11 @@ private:
     RankedTensorType lossType = rankedType(loss.getLoss());
     Value total;
     for (auto [start, end] : bounds) {
-      Value rowsIn = sliceRows(head.projection->getLoc(), Phase::Forward,
-                               input, start, end);
+      Value rowsIn = sliceRows(head.projection->getLoc(), Phase::Forward, input,
+                               start, end);
       inputPieces.push_back(rowsIn);
-      targetPieces.push_back(sliceRows(loc, Phase::Forward,
-                                       loss.getTargets(), start, end));
+      targetPieces.push_back(
+          sliceRows(loc, Phase::Forward, loss.getTargets(), start, end));
       Operation *projection = builder.clone(*head.projection);
       projection->setOperand(0, rowsIn);
       projection->getResult(0).setType(withRows(logitsType, end - start));
@@ -262,9 +261,9 @@ private:
           projection->getResult(0), targetPieces.back(),
           loss.getIgnoreIndexAttr());
       lsePieces.push_back(piece.getLse());
-      total = total ? builder.create<AddOp>(loc, lossType,
-                                            phase(Phase::Forward), total,
-                                            piece.getLoss())
+      total = total ? builder
+                          .create<AddOp>(loc, lossType, phase(Phase::Forward),
+                                         total, piece.getLoss())
                           .getResult()
                     : piece.getLoss();
     }
@@ -287,12 +286,11 @@ private:
           loc,
           RankedTensorType::get(targetsType.getShape(), Float32Type::get(ctx)),
           phase(Phase::Forward), counted);
-      count = builder.create<ReduceSumOp>(loc, scalarF32(),
-                                          phase(Phase::Forward), countedF32,
-                                          builder.getDenseI64ArrayAttr({0}),
-                                          UnitAttr());
-      total = builder.create<DivOp>(loc, lossType, phase(Phase::Forward),
-                                    total, count);
+      count = builder.create<ReduceSumOp>(
+          loc, scalarF32(), phase(Phase::Forward), countedF32,
+          builder.getDenseI64ArrayAttr({0}), UnitAttr());
+      total = builder.create<DivOp>(loc, lossType, phase(Phase::Forward), total,
+                                    count);
     }
     loss.getLoss().replaceAllUsesWith(total);
   }
@@ -305,9 +303,9 @@ private:
     RankedTensorType dlossType = rankedType(dloss);
     if (count) {
       // The unchunked gradient multiplies the loss gradient by 1 / count.
-      Value one = builder.create<FillOp>(loc, scalarF32(),
-                                         phase(Phase::Backward),
-                                         builder.getF64FloatAttr(1.0));
+      Value one =
+          builder.create<FillOp>(loc, scalarF32(), phase(Phase::Backward),
+                                 builder.getF64FloatAttr(1.0));
       Value reciprocal = builder.create<DivOp>(
           loc, scalarF32(), phase(Phase::Backward), one, count);
       dloss = builder.create<MulOp>(loc, dlossType, phase(Phase::Backward),
@@ -339,8 +337,8 @@ private:
           sums[r] = builder.create<MatmulAccOp>(
               reader.op->getLoc(), result.getType(), phase(Phase::Backward),
               sums[r], gradIsLhs ? gradPiece : otherRows,
-              gradIsLhs ? otherRows : gradPiece,
-              product.getTransposeLhsAttr(), product.getTransposeRhsAttr());
+              gradIsLhs ? otherRows : gradPiece, product.getTransposeLhsAttr(),
+              product.getTransposeRhsAttr());
           continue;
         }
         Operation *piece = builder.clone(*reader.op);
@@ -364,23 +362,21 @@ private:
           break;
         }
         Value partial = piece->getResult(0);
-        sums[r] = sums[r] ? builder
-                                .create<AddOp>(reader.op->getLoc(),
-                                               result.getType(),
-                                               phase(Phase::Backward),
-                                               sums[r], partial)
-                                .getResult()
-                          : partial;
+        sums[r] =
+            sums[r]
+                ? builder
+                      .create<AddOp>(reader.op->getLoc(), result.getType(),
+                                     phase(Phase::Backward), sums[r], partial)
+                      .getResult()
+                : partial;
       }
     }
     for (auto [r, reader] : llvm::enumerate(head.readers)) {
       Value result = reader.op->getResult(0);
       if (reader.kind == ReaderKind::InputGrad)
-        sums[r] = builder.create<ConcatOp>(reader.op->getLoc(),
-                                           result.getType(),
-                                           phase(Phase::Backward),
-                                           inputGradPieces[r],
-                                           builder.getI64IntegerAttr(0));
+        sums[r] = builder.create<ConcatOp>(
+            reader.op->getLoc(), result.getType(), phase(Phase::Backward),
+            inputGradPieces[r], builder.getI64IntegerAttr(0));
       result.replaceAllUsesWith(sums[r]);
     }
   }
