@@ -94,8 +94,9 @@ def emit(args, graph: str, strategy: str, budget: str | None, out: str, chunks: 
 
 def proven_floor(args, graph: str, chunks: int) -> int | None:
     """The floor ckpt-opt proves in budget-scope=activations, in bytes."""
-    r = run([args.ckpt_opt, graph, "--emit=none", "--pass-pipeline=" +
-             pipeline("optimal", "0.001x", chunks).replace(" plan-memory verify-plan", "")])
+    r = run([args.ckpt_opt, graph, "--emit=none",
+             f"--ckpt-pipeline=chunk-loss-head={chunks or 1} budget=0.001x "
+             "budget-scope=activations"])
     m = re.search(r"every plan needs at least [^(]*\((\d+) bytes", r.stderr)
     return int(m.group(1)) if m else None
 

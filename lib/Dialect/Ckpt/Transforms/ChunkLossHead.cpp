@@ -206,8 +206,6 @@ struct ChunkLossHeadPass
             loss.emitRemark() << "loss head left as it is: " << why;
           continue;
         }
-        // The head is matched again: the trials matched it on copies.
-        head = matchLossHead(loss, whyNot);
       }
       auto logits = cast<RankedTensorType>(loss.getLogits().getType());
       RowChunks split = rowChunks(logits.getDimSize(0), count);

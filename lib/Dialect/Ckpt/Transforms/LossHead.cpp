@@ -112,7 +112,6 @@ FailureOr<LossHead> mlir::ckpt::detail::matchLossHead(CrossEntropyOp loss,
     whyNot = "the reshapes of the logits' gradient do not keep its rows";
     return failure();
   }
-  head.gradRows = g;
   for (Operation *user : g.getUsers()) {
     Reader reader{user, ReaderKind::InputGrad, Value()};
     if (auto matmul = dyn_cast<MatmulOp>(user)) {
@@ -201,8 +200,8 @@ class HeadRewriter {
 public:
   HeadRewriter(LossHead &head, int64_t chunks)
       : head(head), builder(head.loss), ctx(head.loss.getContext()) {
-    rows = rankedType(head.loss.getLogits()).getDimSize(0);
-    pieceRows = rowChunks(rows, chunks).rowsPerPiece;
+    int64_t rows = rankedType(head.loss.getLogits()).getDimSize(0);
+    int64_t pieceRows = rowChunks(rows, chunks).rowsPerPiece;
     for (int64_t start = 0; start < rows; start += pieceRows)
       bounds.push_back({start, std::min(rows, start + pieceRows)});
   }
@@ -405,7 +404,7 @@ private:
   LossHead &head;
   OpBuilder builder;
   MLIRContext *ctx;
-  int64_t rows = 0, pieceRows = 0;
+  /// Rows [first, second) of each piece.
   SmallVector<std::pair<int64_t, int64_t>> bounds;
   SmallVector<Value> inputPieces, targetPieces, logitPieces, lsePieces;
   /// The counted rows of a `mean` loss (f32, rank 0).

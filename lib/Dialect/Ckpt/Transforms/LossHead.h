@@ -54,7 +54,6 @@ struct LossHead {
   CrossEntropyGradOp grad;
   /// Reshapes from the grad op's result to G, in order.
   SmallVector<ReshapeOp> backwardChain;
-  Value gradRows;
   /// Input gradients first, then bias, then weight gradients (each piece
   /// computes them in this order), each kind in program order.
   SmallVector<Reader> readers;
