@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Analysis/LinkProfile.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
@@ -14,6 +15,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/Passes.h"
 #include "ckpt/Dialect/Ckpt/Transforms/Progress.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace mlir::ckpt {
 #define GEN_PASS_DEF_PARETOPASS
@@ -70,27 +73,47 @@ static void printTable(const Frontier &frontier, BudgetScope scope,
     os << "\n";
   }
   os << "\n";
-  os << llvm::formatv("{0,-12} {1,-9} {2,-12} {3,-10} {4,-11} {5}\n",
-                      "budget", "fraction", "plan peak", "overhead",
-                      "bound", "engine");
+  std::string header =
+      llvm::formatv("{0,-12} {1,-9} {2,-12} {3,-10} {4,-11} {5,-14}", "budget",
+                    "fraction", "plan peak", "overhead", "bound", "engine");
+  if (frontier.withOffload)
+    header += llvm::formatv(" {0,-12} {1,-12} {2,-12} {3}", "offload peak",
+                            "offload ovh", "to host", "exposed");
+  os << StringRef(header).rtrim() << "\n";
   for (const ParetoPoint &point : frontier.points) {
-    os << llvm::formatv("{0,-12} {1,-9} {2,-12} {3,-10} {4,-11} {5}\n",
-                        formatBytes(point.budget),
-                        llvm::formatv("{0:f3}x", point.fraction).str(),
-                        point.found ? formatBytes(point.peak) : "-",
-                        point.found ? percent(point.overhead) : "-",
-                        percent(point.boundOverhead),
-                        point.found ? remat::engineName(point.engine)
-                                    : "no plan");
+    std::string row = llvm::formatv(
+        "{0,-12} {1,-9} {2,-12} {3,-10} {4,-11} {5,-14}",
+        formatBytes(point.budget),
+        llvm::formatv("{0:f3}x", point.fraction).str(),
+        point.found ? formatBytes(point.peak) : "-",
+        point.found ? percent(point.overhead) : "-",
+        percent(point.boundOverhead),
+        point.found ? remat::engineName(point.engine) : "no plan");
+    if (frontier.withOffload) {
+      if (point.offloadFound)
+        row += llvm::formatv(
+            " {0,-12} {1,-12} {2,-12} {3}", formatBytes(point.offloadPeak),
+            percent(point.offloadOverhead), formatBytes(point.bytesToHost),
+            llvm::formatv("{0:e2} s", point.exposedCopySeconds).str());
+      else
+        row += " no plan";
+    }
+    os << StringRef(row).rtrim() << "\n";
   }
 }
 
 static void printCsv(const std::vector<Frontier> &frontiers,
                      llvm::raw_ostream &os) {
+  bool withOffload = llvm::any_of(
+      frontiers, [](const Frontier &frontier) { return frontier.withOffload; });
   os << "function,budget_bytes,budget_fraction,plan_peak_bytes,overhead,"
-        "lower_bound_overhead,engine\n";
+        "lower_bound_overhead,engine";
+  if (withOffload)
+    os << ",offload_peak_bytes,offload_overhead,offloaded_values,"
+          "bytes_to_host,host_peak_bytes,exposed_copy_seconds";
+  os << "\n";
   for (const Frontier &frontier : frontiers)
-    for (const ParetoPoint &point : frontier.points)
+    for (const ParetoPoint &point : frontier.points) {
       os << frontier.name << "," << point.budget << ","
          << llvm::formatv("{0:f6}", point.fraction) << ","
          << (point.found ? std::to_string(point.peak) : "") << ","
@@ -99,7 +122,17 @@ static void printCsv(const std::vector<Frontier> &frontiers,
          << (point.boundOverhead < 1e300
                  ? llvm::formatv("{0:e6}", point.boundOverhead).str()
                  : "inf")
-         << "," << remat::engineName(point.engine) << "\n";
+         << "," << remat::engineName(point.engine);
+      if (withOffload && point.offloadFound)
+        os << "," << point.offloadPeak << ","
+           << llvm::formatv("{0:e6}", point.offloadOverhead) << ","
+           << point.offloadedValues << "," << point.bytesToHost << ","
+           << point.hostPeak << ","
+           << llvm::formatv("{0:e6}", point.exposedCopySeconds);
+      else if (withOffload)
+        os << ",,,,,,";
+      os << "\n";
+    }
 }
 
 static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
@@ -125,8 +158,19 @@ static void printJson(const std::vector<Frontier> &frontiers, BudgetScope scope,
          << ", \"engine\": "
          << (point.found
                  ? "\"" + std::string(remat::engineName(point.engine)) + "\""
-                 : "null")
-         << "}";
+                 : "null");
+      if (frontier.withOffload && point.offloadFound)
+        os << ", \"offload\": {\"peak_bytes\": " << point.offloadPeak
+           << ", \"overhead\": "
+           << llvm::formatv("{0:e6}", point.offloadOverhead)
+           << ", \"offloaded_values\": " << point.offloadedValues
+           << ", \"bytes_to_host\": " << point.bytesToHost
+           << ", \"host_peak_bytes\": " << point.hostPeak
+           << ", \"exposed_copy_seconds\": "
+           << llvm::formatv("{0:e6}", point.exposedCopySeconds) << "}";
+      else if (frontier.withOffload)
+        os << ", \"offload\": null";
+      os << "}";
     }
     os << "]}";
   }
@@ -156,6 +200,38 @@ void ParetoPass::runOnOperation() {
     }
     model.emplace(*hardware);
   }
+  std::optional<remat::CopyLink> link;
+  if (!offload.empty()) {
+    std::optional<LinkProfile> known = getBuiltinLink(offload);
+    if (!known) {
+      emitError(options) << "ckpt-pareto: offload='" << offload
+                         << "' is not a host link (built-in: "
+                         << llvm::join(getBuiltinLinkNames(), ", ") << ")";
+      return signalPassFailure();
+    }
+    if (!model) {
+      emitError(options) << "ckpt-pareto: offload needs objective=time: "
+                            "copies and computations share one clock";
+      return signalPassFailure();
+    }
+    link = known->link;
+  }
+  int64_t hostBudgetBytes = std::numeric_limits<int64_t>::max();
+  if (const std::optional<remat::Budget> &host =
+          hostBudget.getValue().getBudget()) {
+    if (!host->bytes) {
+      emitError(options) << "ckpt-pareto: host-budget='"
+                         << hostBudget.getValue().getText()
+                         << "' must be bytes with a unit (64GiB): a fraction "
+                            "of the device peak means nothing on the host";
+      return signalPassFailure();
+    }
+    if (!link) {
+      emitError(options) << "ckpt-pareto: host-budget needs offload=<link>";
+      return signalPassFailure();
+    }
+    hostBudgetBytes = *host->bytes;
+  }
   std::vector<Frontier> frontiers;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -165,6 +241,8 @@ void ParetoPass::runOnOperation() {
     frontierOptions.scope = budgetScope;
     frontierOptions.points = points;
     frontierOptions.timeLimitSeconds = timeLimit;
+    frontierOptions.offload = link;
+    frontierOptions.hostBudgetBytes = hostBudgetBytes;
     // Progress: a line per budget on a terminal (ckpt-opt drops them with
     // --quiet), and one final line either way.
     auto start = std::chrono::steady_clock::now();

@@ -4,6 +4,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/BaselineStrategies.h"
 #include "ckpt/Dialect/Ckpt/Transforms/RematLowering.h"
 #include "ckpt/Remat/LowerBound.h"
+#include "ckpt/Remat/OffloadSolver.h"
 #include "ckpt/Remat/Solve.h"
 
 #include <algorithm>
@@ -42,6 +43,16 @@ FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
     remat::Engine engine;
   };
   std::vector<Plan> plans;
+  // With offload, every plan as its verifier measured it.
+  std::vector<remat::OffloadEvaluation> offloadPlans;
+  frontier.withOffload = options.offload.has_value();
+  remat::OffloadOptions offloadOptions;
+  if (options.offload) {
+    offloadOptions.link = *options.offload;
+    offloadOptions.hostBudgetBytes = options.hostBudgetBytes;
+    offloadOptions.solve.seeds = engineOptions.seeds;
+    offloadOptions.solve.timeLimitSeconds = options.timeLimitSeconds;
+  }
   int64_t span = frontier.noRecomputePeak - frontier.floor;
   // Distinct budgets only: where recomputation can lower the peak by a few
   // bytes or none, fewer rows than `points`.
@@ -60,6 +71,16 @@ FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
     point.boundOverhead = (result.lowerBound - p.baseCost()) / base;
     if (result.hasSchedule())
       plans.push_back({result.peakBytes, result.cost, result.engine});
+    if (options.offload) {
+      if (result.hasSchedule())
+        offloadPlans.push_back(remat::evaluateOffloadSchedule(
+            p, remat::OffloadSchedule::fromSchedule(result.schedule),
+            *options.offload));
+      remat::OffloadResult offloaded =
+          remat::solveWithOffload(p, point.budget, offloadOptions);
+      if (offloaded.found)
+        offloadPlans.push_back(std::move(offloaded.evaluation));
+    }
     frontier.points.push_back(std::move(point));
     if (options.onPointSolved)
       options.onPointSolved(k, count);
@@ -69,6 +90,21 @@ FailureOr<Frontier> mlir::ckpt::solveFrontier(func::FuncOp func,
     for (const Plan &plan : plans)
       if (plan.peak <= point.budget && (!best || plan.cost < best->cost))
         best = &plan;
+    const remat::OffloadEvaluation *fastest = nullptr;
+    for (const remat::OffloadEvaluation &plan : offloadPlans)
+      if (plan.devicePeakBytes <= point.budget &&
+          plan.hostPeakBytes <= options.hostBudgetBytes &&
+          (!fastest || plan.totalSeconds < fastest->totalSeconds))
+        fastest = &plan;
+    if (fastest) {
+      point.offloadFound = true;
+      point.offloadPeak = fastest->devicePeakBytes;
+      point.offloadOverhead = (fastest->totalSeconds - p.baseCost()) / base;
+      point.offloadedValues = fastest->offloads;
+      point.bytesToHost = fastest->bytesToHost;
+      point.hostPeak = fastest->hostPeakBytes;
+      point.exposedCopySeconds = fastest->exposedCopySeconds;
+    }
     if (!best)
       continue;
     point.found = true;

@@ -11,11 +11,14 @@
 
 #include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Remat/OffloadSchedule.h"
 #include "ckpt/Remat/SolveResult.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,20 @@ struct ParetoPoint {
   remat::Engine engine = remat::Engine::None;
   /// Proven lower bound on the overhead at this budget (+inf: infeasible).
   double boundOverhead = 0;
+  /// With offload: the fastest plan found that fits (keep, recompute or
+  /// offload; a plan without copies counts too), as
+  /// `remat::evaluateOffloadSchedule` measures it. `offloadFound` is false
+  /// if none fits.
+  bool offloadFound = false;
+  int64_t offloadPeak = 0;
+  /// Step time over the plain step's, minus 1 (exposed copies included).
+  double offloadOverhead = 0;
+  /// Values offloaded, bytes copied to the host, host peak, and the copy
+  /// seconds the compute stream waits for.
+  int64_t offloadedValues = 0;
+  int64_t bytesToHost = 0;
+  int64_t hostPeak = 0;
+  double exposedCopySeconds = 0;
 };
 
 /// The frontier of one step function; bytes in the terms of the scope.
@@ -43,6 +60,8 @@ struct Frontier {
   int64_t noRecomputePeak = 0;
   int64_t floor = 0;
   std::vector<ParetoPoint> points;
+  /// Whether the points hold offload plans.
+  bool withOffload = false;
 };
 
 /// How a frontier is solved.
@@ -58,6 +77,11 @@ struct FrontierOptions {
   /// Called after each budget is solved with its index (from 0) and the
   /// number of budgets: progress for long sweeps.
   std::function<void(unsigned solved, unsigned count)> onPointSolved;
+  /// With a link (and `costModel`: copies need seconds), each budget is
+  /// also planned with offload over it, holding at most `hostBudgetBytes`
+  /// on the host.
+  std::optional<remat::CopyLink> offload;
+  int64_t hostBudgetBytes = std::numeric_limits<int64_t>::max();
 };
 
 /// Solves the frontier of `func` (a step of ckpt ops without

@@ -258,6 +258,17 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
     `activations` only saved activations and backward temporaries. The pass
     reads the IR only.
 
+    With `offload=<link>` (`pcie-gen4`, `pcie-gen5`, `nvlink-c2c`; needs
+    the time objective), each budget is also planned with offload as a
+    third choice per saved activation (`remat::solveWithOffload`: keep,
+    recompute, or copy to host memory after its forward use and back before
+    its backward use, on copy streams beside compute), and the table adds
+    the best plan's step time over the plain step ("offload ovh", exposed
+    copy time included), the bytes it copies to the host and the copy time
+    left exposed. `host-budget` caps the host memory of offloaded values
+    (bytes with a unit; none by default). Every offload plan is checked by
+    `remat::evaluateOffloadSchedule`, which alone gives its peak and time.
+
     `ckpt-opt g.json --ckpt-pareto="points=8 output=frontier.csv"`.
   }];
   let options = [
@@ -271,6 +282,11 @@ def ParetoPass : Pass<"ckpt-pareto", "::mlir::ModuleOp"> {
            "Hardware profile for the time objective">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"10.0",
            "Time limit of the exact engine per budget, in seconds">,
+    Option<"offload", "offload", "std::string", /*default=*/"\"\"",
+           "Also plan with offload over this host link: pcie-gen4, pcie-gen5 or nvlink-c2c (empty: no offload)">,
+    Option<"hostBudget", "host-budget", "::mlir::ckpt::BudgetOption",
+           "::mlir::ckpt::BudgetOption()",
+           "With offload: host bytes the offloaded values may hold (24GiB, 512MiB; empty: no limit)">,
   ];
 }
 
