@@ -128,12 +128,11 @@ bool isBetter(const OffloadEvaluation &a, const OffloadEvaluation &b) {
   return a.bytesToHost + a.bytesToDevice < b.bytesToHost + b.bytesToDevice;
 }
 
-/// Issues each prefetch earlier, by 1, 2, 4, ... steps, keeping the move
-/// that shortens the step most while both budgets hold, until the compute
-/// between the new issue and the old one covers the copy twice over.
-void hoistPrefetches(const Problem &problem, OffloadSchedule &schedule,
-                     OffloadEvaluation &eval, const CopyLink &link,
-                     int64_t deviceBudget, int64_t hostBudget) {
+/// One pass of `hoistPrefetches`; returns whether a prefetch moved.
+bool hoistPrefetchesOnce(const Problem &problem, OffloadSchedule &schedule,
+                         OffloadEvaluation &eval, const CopyLink &link,
+                         int64_t deviceBudget, int64_t hostBudget) {
+  bool moved = false;
   std::vector<int64_t> offloadStep(problem.nodes.size(), -1);
   for (size_t q = 0; q < schedule.steps.size(); ++q) {
     const OffloadStep step = schedule.steps[q];
@@ -141,7 +140,6 @@ void hoistPrefetches(const Problem &problem, OffloadSchedule &schedule,
       offloadStep[step.node] = static_cast<int64_t>(q);
     if (step.kind != StepKind::Prefetch)
       continue;
-    double copy = link.copySeconds(problem.nodes[step.node].bytes, true);
     OffloadSchedule best;
     OffloadEvaluation bestEval;
     bool improved = false;
@@ -149,29 +147,44 @@ void hoistPrefetches(const Problem &problem, OffloadSchedule &schedule,
       int64_t target = static_cast<int64_t>(q) - distance;
       if (target <= offloadStep[step.node])
         break;
-      OffloadSchedule moved = schedule;
-      moved.steps.erase(moved.steps.begin() + q);
-      moved.steps.insert(moved.steps.begin() + target, step);
+      OffloadSchedule earlier = schedule;
+      earlier.steps.erase(earlier.steps.begin() + q);
+      earlier.steps.insert(earlier.steps.begin() + target, step);
       OffloadEvaluation movedEval =
-          evaluateOffloadSchedule(problem, moved, link);
+          evaluateOffloadSchedule(problem, earlier, link);
       if (!movedEval.valid())
         continue;
       if (movedEval.devicePeakBytes > deviceBudget ||
           movedEval.hostPeakBytes > hostBudget)
         break;
       if (isBetter(movedEval, improved ? bestEval : eval)) {
-        best = std::move(moved);
+        best = std::move(earlier);
         bestEval = std::move(movedEval);
         improved = true;
       }
-      if (eval.issueSeconds[q] - eval.issueSeconds[target] >= 2 * copy)
-        break;
     }
     if (improved) {
       schedule = std::move(best);
       eval = std::move(bestEval);
+      moved = true;
     }
   }
+  return moved;
+}
+
+/// Issues each prefetch earlier, by 1, 2, 4, ... steps up to its offload,
+/// keeping the move that shortens the step most while both budgets hold;
+/// passes over all prefetches repeat (at most kHoistPasses) while one
+/// moved, since a prefetch moved earlier frees the copy stream for those
+/// after it.
+void hoistPrefetches(const Problem &problem, OffloadSchedule &schedule,
+                     OffloadEvaluation &eval, const CopyLink &link,
+                     int64_t deviceBudget, int64_t hostBudget) {
+  constexpr int kHoistPasses = 3;
+  for (int pass = 0; pass < kHoistPasses; ++pass)
+    if (!hoistPrefetchesOnce(problem, schedule, eval, link, deviceBudget,
+                             hostBudget))
+      return;
 }
 
 } // namespace
@@ -225,12 +238,22 @@ mlir::ckpt::remat::solveWithOffload(const Problem &problem,
     result.schedule = std::move(schedule);
     result.evaluation = std::move(eval);
   };
-  for (size_t size : sizes) {
+  // Nothing beats a plan that takes the plain step's time: no
+  // recomputation, no exposed copy.
+  auto unbeatable = [&] {
+    return result.found && result.evaluation.totalSeconds <= problem.baseCost();
+  };
+  // Plans the step with the first `size` nodes of `order` offloaded.
+  auto trySet = [&](const std::vector<int32_t> &order, size_t size) {
     std::vector<bool> offloaded(n, false);
     for (size_t k = 0; k < size; ++k)
-      offloaded[candidates[k]] = true;
+      offloaded[order[k]] = true;
+    // Whether the plan with copies priced at 0 hid every copy: pricing
+    // them would only steer the engines toward recomputation, which the
+    // first solve could already choose.
+    bool hidCopies = false;
     for (bool chargeCopies : {false, true}) {
-      if (size == 0 && chargeCopies)
+      if ((size == 0 && chargeCopies) || (chargeCopies && hidCopies))
         continue;
       RewrittenProblem rewritten =
           rewriteForOffload(problem, offloaded, options.link, chargeCopies);
@@ -260,13 +283,33 @@ mlir::ckpt::remat::solveWithOffload(const Problem &problem,
         if (eval.hostPeakBytes > options.hostBudgetBytes)
           break;
         if (eval.devicePeakBytes <= deviceBudgetBytes) {
+          hidCopies = !chargeCopies && eval.exposedCopySeconds == 0;
           consider(std::move(schedule), std::move(eval));
           break;
         }
         solveBudget -= eval.devicePeakBytes - deviceBudgetBytes;
       }
     }
-  }
+  };
+  // Two orders of the candidates: the earliest first (they wait longest
+  // for their backward reader, so their copies hide best), and the
+  // costliest to recompute per byte first (they spend the link on what
+  // recomputation would pay most for).
+  std::vector<int32_t> costliest = candidates;
+  std::stable_sort(costliest.begin(), costliest.end(),
+                   [&](int32_t a, int32_t b) {
+                     const Node &x = problem.nodes[a], &y = problem.nodes[b];
+                     return x.cost * double(y.bytes) > y.cost * double(x.bytes);
+                   });
+  for (const std::vector<int32_t> *order : {&candidates, &costliest})
+    for (size_t size : sizes) {
+      if (unbeatable())
+        break;
+      // The empty set, and the whole set, are the same in both orders.
+      if (order != &candidates && (size == 0 || size == candidates.size()))
+        continue;
+      trySet(*order, size);
+    }
   if (result.found)
     for (const OffloadStep &step : result.schedule.steps)
       if (step.kind == StepKind::Offload)

@@ -6,8 +6,9 @@
 // copies' exposed time).
 //
 // The problem: a remat problem whose costs are seconds, a link and the two
-// budgets. The solver: for growing sets of offload candidates (the earliest
-// saved activations first: they wait longest for their backward reader), the
+// budgets. The solver: for growing sets of offload candidates in two orders
+// (the earliest saved activations first: they wait longest for their
+// backward reader; the costliest to recompute per byte first), the
 // remat problem is rewritten so that offloading is a recomputation (node v
 // gains a kept zero-byte "offload" node reading it and a "prefetch" node
 // reading only that; the backward readers of v read the prefetch, whose
