@@ -214,16 +214,6 @@ mlir::ckpt::remat::solveWithOffload(const Problem &problem,
   OffloadResult result;
   const size_t n = problem.nodes.size();
   std::vector<int32_t> candidates = findOffloadCandidates(problem);
-  {
-    std::vector<bool> all(n, false);
-    for (int32_t node : candidates)
-      all[node] = true;
-    RewrittenProblem everything =
-        rewriteForOffload(problem, all, options.link, false);
-    result.offloadFloorBytes =
-        std::min(computeProvenFloor(everything.problem).bytes,
-                 computeProvenFloor(problem).bytes);
-  }
   std::vector<size_t> sizes;
   unsigned steps = std::max(1u, options.candidateSteps);
   for (unsigned j = 0; j <= steps; ++j) {

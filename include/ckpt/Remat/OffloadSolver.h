@@ -57,9 +57,6 @@ struct OffloadResult {
   OffloadEvaluation evaluation;
   /// The nodes the schedule offloads, in problem order.
   std::vector<int32_t> offloaded;
-  /// The smallest device budget any tried candidate set could reach: the
-  /// proven floor of the problem with every candidate offloaded.
-  int64_t offloadFloorBytes = 0;
   /// Wall-clock seconds spent.
   double seconds = 0;
 };
