@@ -64,6 +64,14 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
       t.bufferOf[op->getResult(0)] = t.bufferOf.lookup(op->getOperand(0));
       continue;
     }
+    if (auto offload = dyn_cast<OffloadOp>(op)) {
+      t.hostBufferOf[offload.getResult()] = t.hostBuffers.size();
+      int64_t at = static_cast<int64_t>(index);
+      t.hostBuffers.push_back({offload.getResult(),
+                               getTensorBytes(offload.getType()),
+                               BufferKind::Activation, at, at});
+      continue;
+    }
     for (Value result : op->getResults()) {
       BufferKind kind = phase == Phase::Forward ? BufferKind::Activation
                                                 : BufferKind::Temporary;
@@ -82,8 +90,17 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
   }
 
   // Last uses; reading a view reads its root. Returned values live on.
+  // A host buffer is read only by the prefetches copying it back.
   for (auto [index, op] : llvm::enumerate(t.ops))
     for (Value operand : op->getOperands()) {
+      auto host = t.hostBufferOf.find(operand);
+      if (host != t.hostBufferOf.end()) {
+        if (isa<PrefetchOp>(op)) {
+          Buffer &buffer = t.hostBuffers[host->second];
+          buffer.lastUse = std::max<int64_t>(buffer.lastUse, index);
+        }
+        continue;
+      }
       Buffer &buffer = t.buffers[t.bufferOf.lookup(operand)];
       buffer.lastUse = std::max<int64_t>(buffer.lastUse, index);
     }
@@ -132,6 +149,23 @@ FailureOr<MemoryTimeline> mlir::ckpt::computeMemoryTimeline(func::FuncOp func) {
     for (size_t k = 0; k < kNumBufferKinds; ++k)
       live[k] -= freedAfter[i][k];
     t.liveAfter.push_back(addSat(total(live), t.deviceWorkspace));
+  }
+
+  // Host memory: a buffer is live during ops [def, lastUse].
+  std::vector<int64_t> hostDelta(numOps + 1, 0);
+  for (const Buffer &buffer : t.hostBuffers) {
+    hostDelta[buffer.def] = addSat(hostDelta[buffer.def], buffer.bytes);
+    hostDelta[buffer.lastUse + 1] -= buffer.bytes;
+  }
+  int64_t hostLive = 0;
+  t.hostLiveDuring.reserve(numOps);
+  for (int64_t i = 0; i < numOps; ++i) {
+    hostLive += hostDelta[i];
+    t.hostLiveDuring.push_back(hostLive);
+    if (hostLive > t.hostPeakBytes) {
+      t.hostPeakBytes = hostLive;
+      t.hostPeakOp = i;
+    }
   }
 
   // Saved activations: forward buffers crossing into the backward phase

@@ -63,6 +63,7 @@ mlir::ckpt::remat::evaluateOffloadSchedule(const Problem &problem,
   std::vector<int64_t> hostFrom(n, -1);                // node -> offload step
   std::vector<int64_t> hostUntil(n, -1); // node -> last prefetch step
   std::vector<double> hostReady(n, 0);
+  std::vector<double> offloadEndOfStep(steps.size(), 0);
   double clock = 0, toHostFree = 0, toDeviceFree = 0;
   // A new device buffer of `node`, created by `step`, whose contents exist
   // from `ready`; later reads of `node` bind to it.
@@ -135,6 +136,7 @@ mlir::ckpt::remat::evaluateOffloadSchedule(const Problem &problem,
       toHostFree = start + link.copySeconds(node.bytes, /*toDevice=*/false);
       source.offloadEnd = std::max(source.offloadEnd, toHostFree);
       hostReady[s.node] = toHostFree;
+      offloadEndOfStep[step] = toHostFree;
       hostFrom[s.node] = hostUntil[s.node] = static_cast<int64_t>(step);
       ++eval.offloads;
       eval.bytesToHost += node.bytes;
@@ -165,6 +167,17 @@ mlir::ckpt::remat::evaluateOffloadSchedule(const Problem &problem,
   // last step issued before its copy ends; an output's latest buffer to the
   // end.
   const int64_t end = static_cast<int64_t>(steps.size());
+  // Steps issued strictly before a copy's end still see its source.
+  auto lastIssuedBefore = [&](double seconds) -> int64_t {
+    auto it = std::lower_bound(eval.issueSeconds.begin(),
+                               eval.issueSeconds.end(), seconds);
+    return (it - eval.issueSeconds.begin()) - 1;
+  };
+  eval.copyHeldThrough.assign(steps.size(), -1);
+  for (size_t step = 0; step < steps.size(); ++step)
+    if (steps[step].kind == StepKind::Offload)
+      eval.copyHeldThrough[step] =
+          std::max<int64_t>(step, lastIssuedBefore(offloadEndOfStep[step]));
   for (size_t id = 0; id < n; ++id)
     if (problem.nodes[id].isOutput)
       buffers[latest[id]].lastRead = end;
@@ -172,11 +185,7 @@ mlir::ckpt::remat::evaluateOffloadSchedule(const Problem &problem,
   for (DeviceBuffer &buffer : buffers) {
     int64_t until = buffer.lastRead;
     if (buffer.offloadEnd > -std::numeric_limits<double>::infinity()) {
-      // Steps issued strictly before the copy's end still see the buffer.
-      auto it = std::lower_bound(eval.issueSeconds.begin(),
-                                 eval.issueSeconds.end(), buffer.offloadEnd);
-      int64_t lastBefore = (it - eval.issueSeconds.begin()) - 1;
-      until = std::max(until, lastBefore);
+      until = std::max(until, lastIssuedBefore(buffer.offloadEnd));
     }
     if (until < end)
       freedAfter[until] += buffer.bytes;

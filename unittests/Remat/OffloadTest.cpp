@@ -65,6 +65,9 @@ TEST(OffloadScheduleTest, PrefetchIssuedLateStallsTheReader) {
   EXPECT_EQ(eval.bytesToDevice, 100);
   EXPECT_EQ(eval.offloads, 1);
   EXPECT_EQ(eval.prefetches, 1);
+  // The copy out is waited for after step 2, the last issued before it ends.
+  EXPECT_EQ(eval.copyHeldThrough,
+            (std::vector<int64_t>{-1, 2, -1, -1, -1, -1}));
 }
 
 TEST(OffloadScheduleTest, PrefetchIssuedEarlyHidesBehindCompute) {
@@ -94,6 +97,9 @@ TEST(OffloadScheduleTest, AnOffloadedBufferLivesUntilItsCopyEnds) {
             (std::vector<int64_t>{100, 100, 110, 120, 210, 120}));
   // The prefetch waits for the copy out (11), arrives at 12; d ends at 13.
   EXPECT_DOUBLE_EQ(eval.totalSeconds, 13);
+  // Every step up to the prefetch is issued before the copy out ends.
+  EXPECT_EQ(eval.copyHeldThrough,
+            (std::vector<int64_t>{-1, 4, -1, -1, -1, -1}));
 }
 
 TEST(OffloadScheduleTest, RejectsWhatCannotRun) {

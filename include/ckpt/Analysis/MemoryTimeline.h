@@ -89,6 +89,21 @@ struct MemoryTimeline {
   std::vector<size_t> savedActivations;
   /// Total bytes of `savedActivations`.
   int64_t savedBytes = 0;
+
+  /// Host buffers: the results of `ckpt.offload`, in program order, kept out
+  /// of `buffers`, `bufferOf` and every device figure above (kind
+  /// `Activation`). One lives from its offload through the last
+  /// `ckpt.prefetch` reading it (only during its offload if none does; a
+  /// `ckpt.offload_wait` names the copy and reads no host data).
+  std::vector<Buffer> hostBuffers;
+  /// Host buffer index of every host value.
+  llvm::DenseMap<Value, size_t> hostBufferOf;
+  /// Host bytes live while op i runs.
+  std::vector<int64_t> hostLiveDuring;
+  /// Maximum of `hostLiveDuring` (0 without host buffers) and the first op
+  /// where it occurs (-1: none).
+  int64_t hostPeakBytes = 0;
+  int64_t hostPeakOp = -1;
 };
 
 /// Whether buffers of `kind` count in the budget and the peak of `scope`:

@@ -95,6 +95,12 @@ struct OffloadEvaluation {
   /// When each step is issued on the compute stream's clock (a
   /// computation: when it starts, after any stall).
   std::vector<double> issueSeconds;
+  /// For each Offload step, the last step issued before its copy ends (at
+  /// least the offload step itself): the source's device buffer is held
+  /// through it, and the compute stream waits for the copy right after it
+  /// (`ckpt.offload_wait`), which by then costs no time. -1 for the other
+  /// steps.
+  std::vector<int64_t> copyHeldThrough;
 
   bool valid() const { return error.empty(); }
 };

@@ -136,6 +136,13 @@ LogicalResult ModelBuilder::checkOps() {
       ok = false;
       continue;
     }
+    if (isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op)) {
+      op.emitError() << "unimplemented: cannot generate code for '"
+                     << op.getName()
+                     << "': the runtimes do not copy to the host yet";
+      ok = false;
+      continue;
+    }
     if (isa<OpaqueOp>(op)) {
       op.emitError() << "unimplemented: cannot generate code for "
                         "'ckpt.opaque' (\""

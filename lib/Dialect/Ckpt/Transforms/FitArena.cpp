@@ -101,7 +101,8 @@ void FitArenaPass::runOnOperation() {
     if (!func.isExternal())
       funcs.push_back(func);
   for (func::FuncOp func : funcs)
-    if (failed(fitFunction(func)))
+    if (failed(rejectHostCopies(func, "ckpt-fit-arena")) ||
+        failed(fitFunction(func)))
       return signalPassFailure();
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Analysis/LinkProfile.h"
 #include "ckpt/Analysis/MemoryTimeline.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/BudgetAttr.h"
@@ -20,6 +21,7 @@
 #include "ckpt/Dialect/Ckpt/Transforms/StrategyDispatch.h"
 #include "ckpt/Remat/Budget.h"
 #include "ckpt/Remat/LowerBound.h"
+#include "ckpt/Remat/OffloadSolver.h"
 #include "ckpt/Remat/Solve.h"
 
 #include "ckpt/Dialect/Ckpt/IR/TrainingStep.h"
@@ -61,6 +63,19 @@ private:
   void reportInfeasible(func::FuncOp func, const RematProblemWithOrigins &p,
                         int64_t limit, int64_t planPeak, Operation *peakOp,
                         const StrategyPlan &planned);
+
+  /// Reads `offload` and `host-budget`: the link (none without `offload`)
+  /// and the host budget. Fails with an error naming the option.
+  LogicalResult readOffloadOptions(bool timeObjective);
+  /// Rewrites `func` to run `copies` (a plan with copies that fits `limit`
+  /// and the host budget), re-measures it with the memory simulation and
+  /// reports it; `reference` is the no-recompute peak fractions refer to.
+  void placeWithCopies(func::FuncOp func, const RematProblemWithOrigins &p,
+                       const remat::OffloadResult &copies, int64_t limit,
+                       int64_t reference);
+  /// With `offload`: the link and the host budget in bytes.
+  std::optional<remat::CopyLink> link;
+  int64_t hostLimit = std::numeric_limits<int64_t>::max();
 };
 
 } // namespace
@@ -215,6 +230,54 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
         << "the backward values still to be read must all be in memory";
   if (succeeded(timeline))
     explainPeak(diag, func, *timeline, scope, limit, floor.bytes);
+  if (link)
+    diag.attachNote(func.getLoc())
+        << "with offload=" << offload << " no plan fits either"
+        << (hostLimit < std::numeric_limits<int64_t>::max()
+                ? " within host-budget=" + hostBudget.getValue().getText()
+                : std::string());
+}
+
+LogicalResult PlaceCheckpointsPass::readOffloadOptions(bool timeObjective) {
+  Location optionsLoc = UnknownLoc::get(&getContext());
+  link.reset();
+  hostLimit = std::numeric_limits<int64_t>::max();
+  const std::optional<remat::Budget> &host = hostBudget.getValue().getBudget();
+  if (!hostBudget.getValue().getError().empty())
+    return emitError(optionsLoc) << "ckpt-place-checkpoints: host-budget: "
+                                 << hostBudget.getValue().getError();
+  if (offload.empty()) {
+    if (host)
+      return emitError(optionsLoc)
+             << "ckpt-place-checkpoints: host-budget needs offload=<link>";
+    return success();
+  }
+  std::optional<LinkProfile> known = getBuiltinLink(offload);
+  if (!known)
+    return emitError(optionsLoc)
+           << "ckpt-place-checkpoints: offload='" << offload
+           << "' is not a host link (built-in: "
+           << llvm::join(getBuiltinLinkNames(), ", ") << ")";
+  if (!timeObjective)
+    return emitError(optionsLoc)
+           << "ckpt-place-checkpoints: offload needs objective=time: copies "
+              "and computations share one clock";
+  if (!remat::isEngineStrategy(strategy))
+    return emitError(optionsLoc)
+           << "ckpt-place-checkpoints: offload needs an engine strategy "
+              "(chain, generic, optimal or exact), not strategy="
+           << remat::strategyName(strategy);
+  if (host) {
+    if (!host->bytes)
+      return emitError(optionsLoc)
+             << "ckpt-place-checkpoints: host-budget='"
+             << hostBudget.getValue().getText()
+             << "' must be bytes with a unit (64GiB): a fraction of the "
+                "device peak means nothing on the host";
+    hostLimit = *host->bytes;
+  }
+  link = known->link;
+  return success();
 }
 
 void PlaceCheckpointsPass::runOnOperation() {
@@ -263,6 +326,8 @@ void PlaceCheckpointsPass::runOnOperation() {
     }
     model.emplace(*hardware);
   }
+  if (failed(readOffloadOptions(objective == Objective::Time)))
+    return signalPassFailure();
 
   if (alignment < 1 || alignment > (int64_t(1) << 30) ||
       !llvm::isPowerOf2_64(alignment)) {
@@ -316,6 +381,42 @@ void PlaceCheckpointsPass::runOnOperation() {
       planWithStrategy(func, *problem, strategy, limit, solveOptions);
   if (failed(planned))
     return signalPassFailure();
+  // With offload: the plan with copies, when it is faster than the
+  // keep/recompute plan as the offload model measures both, or when only it
+  // fits.
+  std::optional<remat::OffloadResult> copies;
+  if (link) {
+    remat::OffloadOptions offloadOptions;
+    offloadOptions.link = *link;
+    offloadOptions.hostBudgetBytes = hostLimit;
+    offloadOptions.strategy = strategy;
+    offloadOptions.solve = solveOptions;
+    remat::OffloadResult offloaded =
+        remat::solveWithOffload(problem->problem, limit, offloadOptions);
+    // The verifier alone decides.
+    if (offloaded.found) {
+      offloaded.evaluation = remat::evaluateOffloadSchedule(
+          problem->problem, offloaded.schedule, *link);
+      offloaded.found = offloaded.evaluation.valid() &&
+                        offloaded.evaluation.devicePeakBytes <= limit &&
+                        offloaded.evaluation.hostPeakBytes <= hostLimit &&
+                        offloaded.evaluation.offloads > 0;
+    }
+    bool faster = offloaded.found;
+    if (faster && planned->schedule) {
+      remat::Evaluation plain =
+          remat::evaluateSchedule(problem->problem, *planned->schedule);
+      remat::OffloadEvaluation withoutCopies = remat::evaluateOffloadSchedule(
+          problem->problem,
+          remat::OffloadSchedule::fromSchedule(*planned->schedule), *link);
+      faster = !(plain.valid() && plain.peakBytes <= limit) ||
+               offloaded.evaluation.totalSeconds < withoutCopies.totalSeconds;
+    }
+    if (faster)
+      copies = std::move(offloaded);
+  }
+  if (copies)
+    return placeWithCopies(func, *problem, *copies, limit, reference);
   if (!planned->schedule) {
     reportInfeasible(func, *problem, limit, -1, nullptr, *planned);
     return signalPassFailure();
@@ -401,5 +502,80 @@ void PlaceCheckpointsPass::runOnOperation() {
         << " overhead=" << llvm::formatv("{0:f4}", overhead).str() << " ("
         << stringifyObjective(objective) << ")" << planned->note
         << " scope=" << stringifyBudgetScope(scope);
+  }
+}
+
+void PlaceCheckpointsPass::placeWithCopies(func::FuncOp func,
+                                           const RematProblemWithOrigins &p,
+                                           const remat::OffloadResult &copies,
+                                           int64_t limit, int64_t reference) {
+  const remat::OffloadEvaluation &eval = copies.evaluation;
+  if (!decisions.empty()) {
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: decisions= does not describe copies, "
+           "and the plan with offload="
+        << offload << " offloads " << eval.offloads
+        << " values; drop decisions= or offload=";
+    return signalPassFailure();
+  }
+  MaterializedOffload written =
+      materializeOffloadSchedule(func, p, copies.schedule, eval);
+  numRecomputed += written.recomputedOps;
+  numOffloaded += written.offloads;
+  // Independent check: the memory simulation of the rewritten IR, device
+  // and host, against the offload model's figures and the budgets.
+  FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
+  if (failed(timeline))
+    return signalPassFailure();
+  ScopedPeak checked = computeScopedPeak(*timeline, scope);
+  if (checked.bytes > eval.devicePeakBytes || checked.bytes > limit ||
+      timeline->hostPeakBytes > eval.hostPeakBytes ||
+      timeline->hostPeakBytes > hostLimit) {
+    emitError(func.getLoc())
+        << "ckpt-place-checkpoints: internal error: the rewritten function "
+           "peaks at "
+        << checked.bytes
+        << " device bytes in budget-scope=" << stringifyBudgetScope(scope)
+        << " and " << timeline->hostPeakBytes
+        << " host bytes; the offload plan promised " << eval.devicePeakBytes
+        << " and " << eval.hostPeakBytes;
+    return signalPassFailure();
+  }
+  const double base = std::max(1e-300, p.problem.baseCost());
+  double overhead = (eval.totalSeconds - p.problem.baseCost()) / base;
+  if (summary || explain) {
+    std::string text = llvm::formatv(
+        "@{0}: budget {1} ({2} bytes) in budget-scope={3}; device peak {4} "
+        "({5} bytes, {6:f3}x of the no-recompute peak); offloads {7} values "
+        "over {8}: {9} to the host and {10} back, host peak {11} ({12} "
+        "bytes); recomputes {13} ops; step time {14:f1}% over the plain "
+        "step ({15:f1}% recomputation, {16:f1}% exposed copies)",
+        func.getSymName(), formatBytes(limit), limit,
+        stringifyBudgetScope(scope), formatBytes(checked.bytes), checked.bytes,
+        double(checked.bytes) / double(std::max<int64_t>(1, reference)),
+        written.offloads, offload, formatBytes(eval.bytesToHost),
+        formatBytes(eval.bytesToDevice), formatBytes(timeline->hostPeakBytes),
+        timeline->hostPeakBytes, written.recomputedOps, 100.0 * overhead,
+        100.0 * eval.recomputeSeconds / base,
+        100.0 * eval.exposedCopySeconds / base);
+    if (summary)
+      emitRemark(UnknownLoc::get(&getContext()))
+          << "ckpt-place-checkpoints: " << text;
+    if (explain)
+      emitRemark(func.getLoc())
+          << "checkpoint plan: strategy=" << remat::strategyName(strategy)
+          << " offload=" << offload << " peak=" << checked.bytes
+          << " model-peak=" << eval.devicePeakBytes
+          << " host-peak=" << timeline->hostPeakBytes
+          << " model-host-peak=" << eval.hostPeakBytes << " budget=" << limit
+          << " offloaded=" << written.offloads
+          << " prefetched=" << written.prefetches
+          << " to-host=" << eval.bytesToHost
+          << " to-device=" << eval.bytesToDevice
+          << " recomputed-ops=" << written.recomputedOps
+          << " overhead=" << llvm::formatv("{0:f4}", overhead).str()
+          << " exposed-copy-seconds="
+          << llvm::formatv("{0:e3}", eval.exposedCopySeconds).str()
+          << " scope=" << stringifyBudgetScope(scope);
   }
 }

@@ -329,6 +329,8 @@ void PlanMemoryPass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
+    if (failed(rejectHostCopies(func, "ckpt-plan-memory")))
+      return signalPassFailure();
     FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
     if (failed(timeline))
       return signalPassFailure();

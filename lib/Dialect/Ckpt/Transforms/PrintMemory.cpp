@@ -36,6 +36,8 @@ struct PrintMemoryPass
                << " after=" << t.liveAfter[i];
         if (t.workspace[i])
           remark << " workspace=" << t.workspace[i];
+        if (!t.hostBuffers.empty())
+          remark << " host=" << t.hostLiveDuring[i];
       }
     }
     InFlightDiagnostic remark = func.emitRemark();
@@ -46,6 +48,9 @@ struct PrintMemoryPass
       remark << " at entry";
     remark << " saved=" << t.savedBytes << " in " << t.savedActivations.size()
            << " buffers";
+    if (!t.hostBuffers.empty())
+      remark << " host-peak=" << t.hostPeakBytes << " at op #" << t.hostPeakOp
+             << " in " << t.hostBuffers.size() << " host buffers";
   }
 };
 

@@ -23,6 +23,10 @@ double mlir::ckpt::computeNodeCost(CostOpInterface op,
 FailureOr<RematProblemWithOrigins>
 mlir::ckpt::buildRematProblem(func::FuncOp func,
                               const RematProblemOptions &options) {
+  if (failed(rejectHostCopies(
+          func, "checkpoint placement",
+          "it plans a step without copies, and this one is placed already")))
+    return failure();
   RematProblemWithOrigins result;
   remat::Problem &problem = result.problem;
   Block &body = func.getBody().front();
@@ -128,8 +132,18 @@ public:
       : func(func), problem(p), builder(func.getContext()) {}
 
   int64_t run(const remat::Schedule &schedule);
+  MaterializedOffload run(const remat::OffloadSchedule &schedule,
+                          const remat::OffloadEvaluation &evaluation);
 
 private:
+  /// Takes the body's ops out of the way: the rewritten ones go before the
+  /// terminator; `finish` erases the old ones.
+  void start();
+  void finish();
+  /// Clones node `id`'s op on the current operands (a `ckpt.recompute` if
+  /// it was computed before); returns whether it was a recomputation.
+  bool compute(int32_t id);
+
   /// Returns the current copy of `value` (an argument, an op result, or a
   /// view, which is re-created on the current copy of its root if needed).
   Value current(Value value);
@@ -141,6 +155,9 @@ private:
   llvm::DenseMap<Value, Value> latest;
   /// The copy of a view op made for a given copy of its operand.
   llvm::DenseMap<std::pair<Operation *, Value>, Value> viewCopies;
+  /// The ops of the body before the rewrite, and those already cloned.
+  SmallVector<Operation *> oldOps;
+  llvm::DenseSet<Operation *> computed;
 };
 
 } // namespace
@@ -166,43 +183,106 @@ Value ScheduleMaterializer::current(Value value) {
   return latest.lookup(value);
 }
 
-int64_t ScheduleMaterializer::run(const remat::Schedule &schedule) {
+void ScheduleMaterializer::start() {
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
-  SmallVector<Operation *> oldOps;
   for (Operation &op : body.without_terminator())
     oldOps.push_back(&op);
   builder.setInsertionPoint(terminator);
+}
 
-  llvm::DenseSet<Operation *> computed;
-  int64_t recomputed = 0;
-  MLIRContext *context = func.getContext();
-  for (int32_t id : schedule.order) {
-    const remat::Node &node = problem.problem.nodes[id];
-    if (node.primary >= 0)
-      continue; // Produced by the copy of its primary just made.
-    Operation *op = problem.origins[id].op;
-    IRMapping mapping;
-    for (Value operand : op->getOperands())
-      mapping.map(operand, current(operand));
-    Operation *copy = builder.clone(*op, mapping);
-    if (!computed.insert(op).second) {
-      copy->setAttr(CkptDialect::getRecomputeAttrName(),
-                    UnitAttr::get(context));
-      ++recomputed;
-    }
-    for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
-      latest[from] = to;
-  }
+void ScheduleMaterializer::finish() {
+  Operation *terminator = func.getBody().front().getTerminator();
   for (OpOperand &operand : terminator->getOpOperands())
     operand.set(current(operand.get()));
   for (Operation *op : llvm::reverse(oldOps))
     op->erase();
+}
+
+bool ScheduleMaterializer::compute(int32_t id) {
+  Operation *op = problem.origins[id].op;
+  IRMapping mapping;
+  for (Value operand : op->getOperands())
+    mapping.map(operand, current(operand));
+  Operation *copy = builder.clone(*op, mapping);
+  bool recomputation = !computed.insert(op).second;
+  if (recomputation)
+    copy->setAttr(CkptDialect::getRecomputeAttrName(),
+                  UnitAttr::get(func.getContext()));
+  for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+    latest[from] = to;
+  return recomputation;
+}
+
+int64_t ScheduleMaterializer::run(const remat::Schedule &schedule) {
+  start();
+  int64_t recomputed = 0;
+  for (int32_t id : schedule.order) {
+    if (problem.problem.nodes[id].primary >= 0)
+      continue; // Produced by the copy of its primary just made.
+    recomputed += compute(id) ? 1 : 0;
+  }
+  finish();
   return recomputed;
+}
+
+MaterializedOffload
+ScheduleMaterializer::run(const remat::OffloadSchedule &schedule,
+                          const remat::OffloadEvaluation &evaluation) {
+  start();
+  MaterializedOffload result;
+  // The waits due after each step, in schedule order of their offloads.
+  std::vector<SmallVector<std::pair<Value, Value>>> waitsAfter(
+      schedule.steps.size());
+  llvm::DenseMap<int32_t, Value> hostOf;
+  for (auto [index, step] : llvm::enumerate(schedule.steps)) {
+    const NodeOrigin &origin = problem.origins[step.node];
+    Value original = origin.op->getResult(origin.resultIndex);
+    // A copy has the phase of the value it copies, as a recomputation has
+    // that of its op: views of the value keep theirs.
+    Phase phase = getOpPhase(origin.op).value_or(Phase::Forward);
+    switch (step.kind) {
+    case remat::StepKind::Compute:
+      if (problem.problem.nodes[step.node].primary >= 0)
+        break; // Produced by the copy of its primary just made.
+      result.recomputedOps += compute(step.node) ? 1 : 0;
+      break;
+    case remat::StepKind::Offload: {
+      Value source = current(original);
+      auto offload =
+          builder.create<OffloadOp>(origin.op->getLoc(), phase, source);
+      hostOf[step.node] = offload.getResult();
+      int64_t after = evaluation.copyHeldThrough[index];
+      waitsAfter[after].push_back({source, offload.getResult()});
+      ++result.offloads;
+      break;
+    }
+    case remat::StepKind::Prefetch: {
+      auto prefetch = builder.create<PrefetchOp>(origin.op->getLoc(), phase,
+                                                 hostOf.lookup(step.node));
+      latest[original] = prefetch.getResult();
+      ++result.prefetches;
+      break;
+    }
+    }
+    for (auto [source, host] : waitsAfter[index])
+      builder.create<OffloadWaitOp>(source.getLoc(),
+                                    host.getDefiningOp<OffloadOp>().getPhase(),
+                                    source, host);
+  }
+  finish();
+  return result;
 }
 
 int64_t mlir::ckpt::materializeSchedule(func::FuncOp func,
                                         const RematProblemWithOrigins &problem,
                                         const remat::Schedule &schedule) {
   return ScheduleMaterializer(func, problem).run(schedule);
+}
+
+MaterializedOffload mlir::ckpt::materializeOffloadSchedule(
+    func::FuncOp func, const RematProblemWithOrigins &problem,
+    const remat::OffloadSchedule &schedule,
+    const remat::OffloadEvaluation &evaluation) {
+  return ScheduleMaterializer(func, problem).run(schedule, evaluation);
 }

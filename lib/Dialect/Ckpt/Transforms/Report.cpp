@@ -8,6 +8,7 @@
 
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Dialect/Ckpt/Transforms/HtmlReport.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
@@ -47,6 +48,9 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
     }
     RooflineCostModel model(*hardware);
 
+    for (auto func : module.getOps<func::FuncOp>())
+      if (failed(rejectHostCopies(func, "ckpt-report")))
+        return signalPassFailure();
     if (html)
       return runHtml(model);
 

@@ -22,4 +22,24 @@
 #define GET_OP_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h.inc"
 
+namespace mlir::ckpt {
+
+/// Whether `value` lives in host memory: the result of a `ckpt.offload`.
+bool isHostValue(Value value);
+
+/// The first `ckpt.offload`, `ckpt.offload_wait` or `ckpt.prefetch` in
+/// `func`'s body, or null: for the stages that handle only device buffers.
+Operation *findCopyOp(Operation *func);
+
+/// Fails with an error at the first copy op of `func` if it has one, saying
+/// that `stage` (a pass or output) does not take host offload yet, and
+/// `reason`.
+LogicalResult rejectHostCopies(
+    Operation *func, llvm::StringRef stage,
+    llvm::StringRef reason = "it takes steps whose buffers are all on the "
+                             "device; place checkpoints without offload= "
+                             "for it");
+
+} // namespace mlir::ckpt
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_H

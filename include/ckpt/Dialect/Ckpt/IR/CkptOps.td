@@ -1720,4 +1720,78 @@ def Ckpt_OpaqueOp : Ckpt_Op<"opaque", [], /*isViewLike=*/0,
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Host offload
+//===----------------------------------------------------------------------===//
+
+/// Base of the copies between device and host memory: not Pure (each starts
+/// or waits for a copy on a stream of its own, so none may be merged or
+/// dropped), no compute cost (docs/dialect.md, "Host offload").
+class Ckpt_CopyOp<string mnemonic, list<Trait> traits = []>
+    : Op<Ckpt_Dialect, mnemonic, !listconcat(traits, [Ckpt_BoundedTensors,
+          MemoryEffects<[MemRead, MemWrite]>,
+          DeclareOpInterfaceMethods<Ckpt_CostOpInterface>])>;
+
+def Ckpt_OffloadOp : Ckpt_CopyOp<"offload", [SameOperandsAndResultType]> {
+  let summary = "start copying a device tensor to a host buffer";
+  let description = [{
+    Starts copying `input` from device memory to a new pinned host buffer,
+    the result, on the device-to-host copy stream; the compute stream goes
+    on at once. The result lives in host memory: only `ckpt.prefetch` (to
+    copy it back) and `ckpt.offload_wait` may read it, and it is never
+    returned. Its bytes count in the host peak, not the device peak. Cost:
+    nothing on the compute stream (the copy's time is the link's:
+    `remat::CopyLink`).
+
+    ```mlir
+    %h = ckpt.offload fwd %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$input);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = "$phase $input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ckpt_OffloadWaitOp : Ckpt_CopyOp<"offload_wait",
+    [AllTypesMatch<["source", "host"]>]> {
+  let summary = "the point after which an offloaded device buffer may go";
+  let description = [{
+    Orders the compute stream after the copy `host = ckpt.offload source`:
+    the ops after it run once the copy is done, so `source`'s device storage
+    may be reused from there on. It reads `source`, which therefore lives on
+    the device at least up to here; `ckpt-place-checkpoints` puts it right
+    after the last op its offload model issues before the copy ends, so it
+    never waits. `host` must be the result of a `ckpt.offload` of `source`.
+    Cost: nothing.
+
+    ```mlir
+    ckpt.offload_wait fwd %x, %h : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$source,
+                       Ckpt_AnyTensor:$host);
+  let assemblyFormat = "$phase $source `,` $host attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+def Ckpt_PrefetchOp : Ckpt_CopyOp<"prefetch", [SameOperandsAndResultType]> {
+  let summary = "copy an offloaded tensor back into a new device buffer";
+  let description = [{
+    Copies the host buffer `host` (the result of a `ckpt.offload`) into a
+    new device buffer, the result, on the host-to-device copy stream; the
+    compute stream goes on, and the first op reading the result waits for
+    the copy. The result is a device tensor like any op result. Cost:
+    nothing on the compute stream.
+
+    ```mlir
+    %y = ckpt.prefetch bwd %h : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_Phase:$phase, Ckpt_AnyTensor:$host);
+  let results = (outs Ckpt_AnyTensor:$result);
+  let assemblyFormat = "$phase $host attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD

@@ -60,7 +60,7 @@ def PrintMemoryPass : Pass<"ckpt-print-memory", "::mlir::func::FuncOp"> {
     ops in its current op order and emits, at every op, a remark
 
     ```
-    live: during=<bytes> after=<bytes>[ workspace=<bytes>]
+    live: during=<bytes> after=<bytes>[ workspace=<bytes>][ host=<bytes>]
     ```
 
     (`during` counts the op's operands, results, everything live across it
@@ -69,10 +69,13 @@ def PrintMemoryPass : Pass<"ckpt-print-memory", "::mlir::func::FuncOp"> {
     where it occurs and the saved activations:
 
     ```
-    memory: entry=<bytes> peak=<bytes> at op #<index> saved=<bytes> in <count> buffers
+    memory: entry=<bytes> peak=<bytes> at op #<index> saved=<bytes> in <count> buffers[ host-peak=<bytes> at op #<index> in <count> host buffers]
     ```
 
     Arguments live for the whole step; returned values until its end. The
+    results of `ckpt.offload` are host buffers: they count in `host` (with
+    offload copies only) and `host-peak`, never in the device figures; one
+    lives from its offload through the last `ckpt.prefetch` of it. The
     pass reads the IR only; it is the independent check of every plan.
   }];
   let options = [
@@ -213,6 +216,24 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
     given whether its forward computation is saved for the backward pass and
     how often it is computed (docs/checkpointing.md); the `torch.compile`
     backend (python/ckpt_torch) partitions PyTorch's graph by it.
+
+    With `offload=<link>` (`pcie-gen4`, `pcie-gen5`, `nvlink-c2c`; needs
+    `objective=time` and an engine strategy: chain, generic, optimal or
+    exact) each saved activation may also be offloaded: copied to host
+    memory after its last forward read and copied back before its first
+    backward read, on copy streams that overlap compute
+    (`remat::solveWithOffload`; `host-budget` caps the host bytes). The
+    plan with offload replaces the keep/recompute plan only when
+    `remat::evaluateOffloadSchedule` measures it faster (exposed copy time
+    included) or when only it fits. Its copies become `ckpt.offload`,
+    `ckpt.offload_wait` (placed after the last op the model issues before
+    the copy ends) and `ckpt.prefetch`; the memory simulation then measures
+    the rewritten function's device peak, which must not exceed the
+    evaluator's or the budget, and its host peak, which must not exceed the
+    evaluator's or `host-budget`. The remarks give the values offloaded,
+    the bytes each way, the host peak and the exposed copy time.
+    `decisions` does not describe copies: a plan with copies and
+    `decisions` is an error.
   }];
   let options = [
     BudgetOption<"Memory budget: bytes with a unit (24GiB, 512MiB, 4096B) or a fraction of the no-recompute peak (0.5x, up to 100x); a bare number is an error">,
@@ -235,9 +256,15 @@ def PlaceCheckpointsPass : Pass<"ckpt-place-checkpoints", "::mlir::func::FuncOp"
            "Also write the plan's per-value decisions (saved, computations) as JSON to this file (one function only)">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"1",
            "Count every buffer rounded up to this many bytes (a power of two), as a memory plan with this alignment holds it; a fraction budget still refers to the exact no-recompute peak (ckpt-pipeline with plan-memory sets the plan's alignment)">,
+    Option<"offload", "offload", "std::string", /*default=*/"\"\"",
+           "Also consider offloading saved activations to host memory over this link: pcie-gen4, pcie-gen5 or nvlink-c2c (empty: keep or recompute only); needs objective=time and an engine strategy">,
+    Option<"hostBudget", "host-budget", "::mlir::ckpt::BudgetOption",
+           "::mlir::ckpt::BudgetOption()",
+           "With offload: host bytes the offloaded values may hold at once (24GiB, 512MiB; empty: no limit)">,
   ];
   let statistics = [
     Statistic<"numRecomputed", "recomputed-ops", "Number of recomputed ops">,
+    Statistic<"numOffloaded", "offloaded-values", "Number of values offloaded to host memory">,
   ];
 }
 

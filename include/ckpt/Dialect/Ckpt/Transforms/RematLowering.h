@@ -12,6 +12,7 @@
 #include "ckpt/Analysis/BudgetScope.h"
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
+#include "ckpt/Remat/OffloadSchedule.h"
 #include "ckpt/Remat/RematProblem.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -82,6 +83,26 @@ buildRematProblem(func::FuncOp func, const RematProblemOptions &options);
 int64_t materializeSchedule(func::FuncOp func,
                             const RematProblemWithOrigins &problem,
                             const remat::Schedule &schedule);
+
+/// What `materializeOffloadSchedule` wrote.
+struct MaterializedOffload {
+  int64_t recomputedOps = 0;
+  int64_t offloads = 0;
+  int64_t prefetches = 0;
+};
+
+/// Rewrites `func` to execute `schedule` (valid for `problem`, evaluated as
+/// `evaluation`) as `materializeSchedule` does, and its copies: an Offload
+/// step becomes `ckpt.offload` of the node's latest value, followed right
+/// after step `evaluation.copyHeldThrough` by `ckpt.offload_wait`; a
+/// Prefetch step becomes `ckpt.prefetch` of that host buffer, and later
+/// reads of the node use it. A copy has the phase of the node's op, as a
+/// recomputation does.
+MaterializedOffload
+materializeOffloadSchedule(func::FuncOp func,
+                           const RematProblemWithOrigins &problem,
+                           const remat::OffloadSchedule &schedule,
+                           const remat::OffloadEvaluation &evaluation);
 
 } // namespace mlir::ckpt
 
