@@ -36,6 +36,7 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
     PlaceCheckpointsPassOptions place;
 #define CKPT_PLACEMENT_OPTION(TYPE, FIELD, ARG, DEFAULT, DESC)                  \
   place.FIELD = options.FIELD;
+#define CKPT_OFFLOAD_OPTION CKPT_PLACEMENT_OPTION
 #include "ckpt/PipelineOptions.def"
     pm.addNestedPass<func::FuncOp>(createPlaceCheckpointsPass(place));
     return;
@@ -44,6 +45,7 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
 #define CKPT_PLACEMENT_OPTION(TYPE, FIELD, ARG, DEFAULT, DESC)                  \
   fit.FIELD = options.FIELD;
 #define CKPT_FIT_ARENA_OPTION CKPT_PLACEMENT_OPTION
+#define CKPT_OFFLOAD_OPTION CKPT_PLACEMENT_OPTION
 #include "ckpt/PipelineOptions.def"
   pm.addPass(createFitArenaPass(fit));
 }

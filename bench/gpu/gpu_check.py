@@ -63,6 +63,9 @@ BUDGETS = ("1.0x", "0.7x", "0.5x", "0.3x")
 #: Small models checked for correctness: (model, reference.py overrides).
 CORRECTNESS = (("gpt2", dict(layers=2, seq=32, batch=4)), ("llama", {}), ("mlp", {}))
 DEFAULT_TOL = 1e-4
+#: Offload plans prepared (LINK@BUDGET): an H200 SXM reaches the host over
+#: PCIe Gen5 x16.
+OFFLOAD = "pcie-gen5@0.3x"
 GIB = float(1 << 30)
 
 
@@ -105,6 +108,19 @@ def parse_list(text: str, allowed: Optional[tuple] = None) -> List[str]:
     return items
 
 
+def parse_offload(text: str) -> List[tuple]:
+    """`pcie-gen5@0.3x,nvlink-c2c@0.2x` -> [(link, budget), ...]."""
+    pairs = []
+    for item in parse_list(text) if text else []:
+        link, sep, budget = item.partition("@")
+        if not sep or link not in ("pcie-gen4", "pcie-gen5", "nvlink-c2c"):
+            raise CheckError(f"--offload: expected LINK@BUDGET with LINK one of pcie-gen4, "
+                             f"pcie-gen5, nvlink-c2c, got '{item}'")
+        parse_budget(budget)
+        pairs.append((link, budget))
+    return pairs
+
+
 def parse_model(text: str) -> Dict[str, int]:
     """`layers=12,batch=16` overrides of PERF_MODEL."""
     model = dict(PERF_MODEL)
@@ -136,16 +152,22 @@ def _run(cmd: List[str], timeout: Optional[float] = None, **kw) -> subprocess.Co
         return subprocess.CompletedProcess(cmd, 124, "", f"{cmd[0]}: timed out after {timeout:g} s")
 
 
-def _pipeline(strategy: str, budget: Optional[str], report: Optional[str] = None) -> str:
+def _pipeline(strategy: str, budget: Optional[str], report: Optional[str] = None,
+              offload: Optional[str] = None, scope: str = "step") -> str:
     """Placement and memory plan on the H200 cost model, with the CUDA
     runtime's cuBLASLt scratch counted in the peak, the budget and the arena
     (`device-workspace=cuda`; the host program carries the same reservation
     unused, so both backends run one plan); with `report`, the cost report
-    (JSON) of the planned step is written there."""
+    (JSON) of the planned step is written there; with `offload`, a host link
+    the plan may copy saved activations over (ckpt-report does not describe
+    copies: no report then); `scope`: the budget's scope."""
     opts = [f"strategy={strategy}", "plan-memory", "verify-plan", "profile=h200",
-            "device-workspace=cuda"]
+            "device-workspace=cuda", f"budget-scope={scope}"]
     if budget and strategy != "none":
         opts.insert(0, f"budget={budget}")
+    if offload:
+        opts.append(f"offload={offload}")
+        report = None
     text = "builtin.module(ckpt-pipeline{" + " ".join(opts) + "}"
     if report:
         text += ",ckpt-report{json profile=h200 output=" + report + "}"
@@ -161,20 +183,42 @@ def predicted_seconds(report: Dict[str, Any]) -> float:
     return sum(p["seconds"] for p in functions[0]["phases"].values())
 
 
-def _emit(ckpt_opt: str, graph: str, strategy: str, budget: Optional[str], out: str) -> Dict[str, Any]:
+#: What placement says of a plan with copies (its summary remark).
+OFFLOAD_SUMMARY = re.compile(
+    r"offloads (\d+) values over ([a-z0-9-]+): .* step time ([0-9.]+)% over the plain step .*"
+    r"the copies take ([0-9.]+) ms to the host and ([0-9.]+) ms back")
+
+
+def _emit(ckpt_opt: str, graph: str, strategy: str, budget: Optional[str], out: str,
+          offload: Optional[str] = None, scope: str = "step") -> Dict[str, Any]:
     report = out + ".report.json"
-    r = _run([ckpt_opt, graph, "--pass-pipeline=" + _pipeline(strategy, budget, report), "--emit=cuda",
-              "-o", out])
+    r = _run([ckpt_opt, graph,
+              "--pass-pipeline=" + _pipeline(strategy, budget, report, offload, scope),
+              "--emit=cuda", "-o", out])
     if r.returncode != 0:
         return {"ok": False, "error": (r.stderr.strip().splitlines() or ["failed"])[0]}
     plans = [f for f in os.listdir(out) if f.endswith(".plan.json")]
     with open(os.path.join(out, plans[0])) as f:
         plan = json.load(f)
-    with open(report) as f:
-        seconds = predicted_seconds(json.load(f))
-    return {"ok": True, "stem": plans[0][: -len(".plan.json")], "arena_bytes": plan["arena_bytes"],
-            "planned_peak_bytes": plan["planned_peak_bytes"],
-            "recomputed_ops": plan["counts"]["recomputed_ops"], "predicted_seconds": seconds}
+    e = {"ok": True, "stem": plans[0][: -len(".plan.json")], "arena_bytes": plan["arena_bytes"],
+         "planned_peak_bytes": plan["planned_peak_bytes"],
+         "recomputed_ops": plan["counts"]["recomputed_ops"]}
+    if not offload:
+        with open(report) as f:
+            e["predicted_seconds"] = predicted_seconds(json.load(f))
+        return e
+    # The offload model's figures (remat::evaluateOffloadSchedule), from the
+    # summary; a plan without copies says nothing of them.
+    e["offload"] = offload
+    host = plan.get("host") or {}
+    e["offloads"] = host.get("offloads", 0)
+    e["host_arena_bytes"] = host.get("arena_bytes", 0)
+    m = OFFLOAD_SUMMARY.search(r.stderr)
+    if m:
+        e["predicted_overhead"] = float(m.group(3)) / 100
+        e["predicted_to_host_ms"] = float(m.group(4))
+        e["predicted_to_device_ms"] = float(m.group(5))
+    return e
 
 
 def prepare(a) -> int:
@@ -186,18 +230,30 @@ def prepare(a) -> int:
     for model, overrides in CORRECTNESS:
         d = os.path.join(out, "correct", model)
         meta = reference.write_reference(model, d, seed=0, dropout=0.0, **overrides)
-        # Without and with recomputation (full: feasible at any size).
-        for strategy, budget in (("none", None), ("full", None)):
-            tag = f"{strategy}" + (f"-{budget}" if budget else "")
+        # Without and with recomputation (full: feasible at any size), and
+        # for GPT-2 with copies to the host (the host backend runs the same
+        # plan, its copies as memcpy) under 0.4x of the activations (in the
+        # whole step, the 32 MiB device scratch leaves a small model no room).
+        cases = [("none", None, None), ("full", None, None)]
+        if model == "gpt2" and a.offload:
+            cases.append(("optimal", "0.4x", a.offload[0][0]))
+        for strategy, budget, offload in cases:
+            tag = f"{strategy}" + (f"-{budget}" if budget else "") + (
+                f"-offload-{offload}" if offload else "")
             step = os.path.join(d, tag)
-            e = _emit(a.ckpt_opt, os.path.join(d, "graph.json"), strategy, budget, step)
+            scope = "activations" if offload else "step"
+            e = _emit(a.ckpt_opt, os.path.join(d, "graph.json"), strategy, budget, step, offload,
+                      scope)
             if not e["ok"]:
                 raise CheckError(f"{model} {tag}: {e['error']}")
+            if offload and not e["offloads"]:
+                raise CheckError(f"{model} {tag}: the plan copies nothing; pick another budget")
             host = os.path.join(d, tag + ".host.ckptb")
             # The host backend on the same weights: ckpt-run needs the C++ step.
             cpp = step + ".cpp"
-            _emit_cpp = _run([a.ckpt_opt, os.path.join(d, "graph.json"),
-                              "--pass-pipeline=" + _pipeline(strategy, budget), "--emit=cpp", "-o", cpp])
+            _emit_cpp = _run([a.ckpt_opt, os.path.join(d, "graph.json"), "--pass-pipeline=" +
+                              _pipeline(strategy, budget, None, offload, scope), "--emit=cpp",
+                              "-o", cpp])
             if _emit_cpp.returncode != 0:
                 raise CheckError(f"{model} {tag}: --emit=cpp failed: {_emit_cpp.stderr.strip()}")
             r = _run([a.ckpt_run, cpp, "--params", os.path.join(d, "params.ckptb"),
@@ -231,19 +287,21 @@ def prepare(a) -> int:
     specs: List[tuple] = [("none", None)]
     for strategy in a.strategies:
         specs += [(strategy, b) for b in a.budgets] if strategy in BUDGETED else [(strategy, None)]
-    for strategy, budget in specs:
-        tag = strategy + (f"-{budget}" if budget else "")
-        e = _emit(a.ckpt_opt, graph, strategy, budget, os.path.join(perf, tag))
-        e.update({"strategy": strategy, "budget": budget or "-", "tag": tag,
-                  "step_dir": os.path.join("perf", tag)})
+    specs = [(s, b, None) for s, b in specs] + [("optimal", b, link) for link, b in a.offload]
+    for strategy, budget, offload in specs:
+        tag = strategy + (f"-{budget}" if budget else "") + (f"-offload-{offload}" if offload else "")
+        e = _emit(a.ckpt_opt, graph, strategy, budget, os.path.join(perf, tag), offload)
+        e.update({"strategy": strategy + (f"+offload({offload})" if offload else ""),
+                  "budget": budget or "-", "tag": tag, "step_dir": os.path.join("perf", tag)})
         if not cases and not e["ok"]:
             raise CheckError(f"the no-recompute step failed: {e['error']}")
-        if e["ok"]:
+        if e["ok"] and "predicted_seconds" in e:
             base = e if not cases else cases[0]
             e["predicted_overhead"] = e["predicted_seconds"] / base["predicted_seconds"] - 1
         cases.append(e)
         print(f"prepared {tag}: " + (f"arena {e['arena_bytes'] / GIB:.2f} GiB, predicted overhead "
-                                      f"{e['predicted_overhead']:.3f}" if e["ok"] else e["error"]))
+                                      f"{e.get('predicted_overhead', float('nan')):.3f}"
+                                      if e["ok"] else e["error"]))
     manifest["perf"] = {"model": cfg, "graph": "perf/graph.json", "inputs": "perf/inputs.ckptb",
                         "budgets": a.budgets, "cases": cases}
     with open(os.path.join(out, "manifest.json"), "w") as f:
@@ -336,7 +394,8 @@ def run_ckpt_perf(a, manifest, params: str) -> List[Dict[str, Any]]:
         stats = os.path.join(a.out, f"perf-{tag}.stats.json")
         r = _run([os.path.join(a.bin, "perf-" + tag), "--params", params,
                   "--inputs", os.path.join(a.prepared, perf["inputs"]), "--warmup", str(a.warmup),
-                  "--steps", str(a.steps), "--stats-json", stats] + (["--tf32"] if a.tf32 else []),
+                  "--steps", str(a.steps), "--stats-json", stats] + (["--tf32"] if a.tf32 else [])
+                 + (["--time-copies"] if c.get("offloads") else []),
                  timeout=a.timeout)
         if r.returncode != 0:
             row["error"] = r.stderr.strip()[-400:]
@@ -344,8 +403,20 @@ def run_ckpt_perf(a, manifest, params: str) -> List[Dict[str, Any]]:
             with open(stats) as f:
                 s = json.load(f)["runtime"]
             row.update({"peak_bytes": s["device_bytes_used"] - s["device_bytes_baseline"],
-                        "arena_bytes": c["arena_bytes"], "median_s": s["median_step_seconds"],
-                        "predicted_overhead": c["predicted_overhead"]})
+                        "arena_bytes": c["arena_bytes"], "median_s": s["median_step_seconds"]})
+            if "predicted_overhead" in c:
+                row["predicted_overhead"] = c["predicted_overhead"]
+            if c.get("offloads"):
+                # The last step's copies, timed with cudaEvents on their
+                # streams, against the link model's time for the same bytes.
+                row["copies"] = {
+                    "link": c["offload"], "offloads": s.get("offloads"),
+                    "bytes_to_host": s.get("bytes_to_host"),
+                    "host_peak_bytes": s.get("host_peak_bytes_in_use"),
+                    "predicted_to_host_ms": c.get("predicted_to_host_ms"),
+                    "predicted_to_device_ms": c.get("predicted_to_device_ms"),
+                    "measured_to_host_ms": 1e3 * s.get("to_host_seconds", float("nan")),
+                    "measured_to_device_ms": 1e3 * s.get("to_device_seconds", float("nan"))}
         rows.append(row)
         print(f"ckpt-opt {tag}: " + (f"{row['peak_bytes'] / GIB:.2f} GiB, {row['median_s'] * 1e3:.1f} ms"
                                      if "median_s" in row else row["error"]), flush=True)
@@ -532,6 +603,22 @@ def format_table(results: Dict[str, Any]) -> str:
                 ratio = f"{(1 + r['predicted_overhead']) / float(time_ratio):.3f}"
         lines.append(head + f" {r['peak_bytes'] / GIB:.2f} | {mem} | {r['median_s'] * 1e3:.1f} | "
                      f"{time_ratio} | {pred} | {ratio} |")
+    copies = [r for r in results["rows"] if r.get("copies")]
+    if copies:
+        lines += ["", "| offload plan | budget | offloads | GiB to host | predicted ms to host | "
+                  "measured ms to host | predicted ms back | measured ms back |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in copies:
+            c = r["copies"]
+
+            def ms(v):
+                return "-" if v is None else f"{v:.2f}"
+            lines.append(f"| {r['strategy']} | {r['budget']} | {c['offloads']} | "
+                         f"{(c['bytes_to_host'] or 0) / GIB:.2f} | {ms(c['predicted_to_host_ms'])} | "
+                         f"{ms(c['measured_to_host_ms'])} | {ms(c['predicted_to_device_ms'])} | "
+                         f"{ms(c['measured_to_device_ms'])} |")
+        lines += ["(copy times: the link model's, remat::CopyLink, against cudaEvents around each "
+                  "copy on its stream, summed over the step)"]
     lines += ["", "peak: ckpt-opt, device memory in use during the step minus before the session "
               "(arena, scratch, bound buffers, cuBLASLt); PyTorch, torch.cuda.max_memory_allocated. "
               "Overheads are time ratios to each system's own no-recompute run; predicted = the cost "
@@ -578,6 +665,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                    type=_arg(lambda s: parse_list(s, ("optimal", "selective", "full", "sqrt", "greedy"))))
     p.add_argument("--budgets", default=",".join(BUDGETS),
                    type=_arg(lambda s: [b for b in parse_list(s) if parse_budget(b)]))
+    p.add_argument("--offload", default=OFFLOAD, type=_arg(parse_offload),
+                   help="LINK@BUDGET[,...]: `optimal` with copies over the host link at the budget "
+                        "(of the whole step, as the other perf steps), for the perf table (copy "
+                        "times measured against the link model); the first link also plans the "
+                        "GPT-2 correctness step (at 0.4x of its activations); empty: none")
     r = sub.add_parser("run", help="measure on the GPU (bench/gpu/run.sh)")
     r.add_argument("--prepared", default=os.path.join(HERE, "prepared"))
     r.add_argument("--bin", required=True, help="directory of the step binaries run.sh built")

@@ -30,6 +30,7 @@ struct CkptPipelineOptions : public PassPipelineOptions<CkptPipelineOptions> {
   Option<TYPE> FIELD{*this, ARG, llvm::cl::desc(DESC),                         \
                      llvm::cl::init(DEFAULT)};
 #define CKPT_PLACEMENT_OPTION CKPT_PIPELINE_FIELD
+#define CKPT_OFFLOAD_OPTION CKPT_PIPELINE_FIELD
 #define CKPT_FIT_ARENA_OPTION CKPT_PIPELINE_FIELD
 #define CKPT_PIPELINE_ONLY_OPTION CKPT_PIPELINE_FIELD
 #include "ckpt/PipelineOptions.def"

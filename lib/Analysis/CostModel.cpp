@@ -222,7 +222,8 @@ RateClass mlir::ckpt::getRateClass(Operation *op) {
 
 double RooflineCostModel::estimateSeconds(Operation *op) const {
   auto costOp = cast<CostOpInterface>(op);
-  if (costOp.isView())
+  // A view makes no kernel call; a copy runs on a copy stream.
+  if (costOp.isView() || isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op))
     return 0.0;
   OpCost cost = costOp.getCost();
   size_t rate = static_cast<size_t>(getRateClass(op));

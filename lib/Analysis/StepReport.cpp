@@ -105,7 +105,7 @@ static std::string typeString(Type type) {
   return text;
 }
 
-static ReportedBuffer describeBuffer(const Buffer &buffer) {
+ReportedBuffer mlir::ckpt::describeReportedBuffer(const Buffer &buffer) {
   ReportedBuffer result;
   result.bytes = buffer.bytes;
   result.type = typeString(buffer.value.getType());
@@ -141,7 +141,8 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
   report.costModel = model.describe();
   for (Operation *op : t.ops) {
     std::optional<Phase> phase = getOpPhase(op);
-    if (!phase)
+    // Copies are no kernels: the offload summary states them.
+    if (!phase || isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op))
       continue;
     PhaseSummary &summary = report.phases[static_cast<size_t>(*phase)];
     OpCost cost = cast<CostOpInterface>(op).getCost();
@@ -184,7 +185,7 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
     return t.buffers[a].bytes > t.buffers[b].bytes;
   });
   for (size_t index : ArrayRef<size_t>(saved).take_front(10))
-    report.largestSaved.push_back(describeBuffer(t.buffers[index]));
+    report.largestSaved.push_back(describeReportedBuffer(t.buffers[index]));
 
   // The memory plan's figures, when ckpt-plan-memory ran.
   auto arena = func->getAttrOfType<IntegerAttr>(
@@ -197,6 +198,7 @@ StepReport mlir::ckpt::buildStepReport(func::FuncOp func,
   }
   // The budget it was planned under, when placement recorded one.
   report.budget = getBudget(func);
+  report.offload = summarizeOffload(func, t, model);
 
   // Timeline downsampled to at most 64 points.
   size_t n = t.liveDuring.size(), points = std::min<size_t>(n, 64);
@@ -300,9 +302,31 @@ void mlir::ckpt::printStepReportText(const StepReport &r,
                         sparkline(r.timeline),
                         formatBytes(*llvm::min_element(r.timeline)),
                         formatBytes(*llvm::max_element(r.timeline)));
+  if (const std::optional<OffloadSummary> &o = r.offload) {
+    os << llvm::formatv("{0,-20} {1} values", "offload", o->offloads);
+    if (!o->link.empty())
+      os << " over " << o->link;
+    os << llvm::formatv(": {0} to the host, {1} back in {2} prefetches, host "
+                        "peak {3} ({4} bytes)\n",
+                        formatBytes(o->bytesToHost),
+                        formatBytes(o->bytesToDevice), o->prefetches,
+                        formatBytes(o->hostPeakBytes), o->hostPeakBytes);
+    if (o->predicted)
+      os << llvm::formatv("{0,-20} {1} to the host, {2} back (beside "
+                          "compute); exposed {3}\n",
+                          "  copy time", formatSeconds(o->toHostSeconds),
+                          formatSeconds(o->toDeviceSeconds),
+                          formatSeconds(o->exposedSeconds));
+  }
   if (!r.largestSaved.empty()) {
     os << "\nlargest saved activations:\n";
     for (const ReportedBuffer &b : r.largestSaved)
+      os << llvm::formatv("  {0,12}  {1,-28} {2,-24} {3}\n",
+                          formatBytes(b.bytes), b.type, b.op, b.location);
+  }
+  if (r.offload && !r.offload->largest.empty()) {
+    os << "\nlargest offloaded values:\n";
+    for (const ReportedBuffer &b : r.offload->largest)
       os << llvm::formatv("  {0,12}  {1,-28} {2,-24} {3}\n",
                           formatBytes(b.bytes), b.type, b.op, b.location);
   }
@@ -362,5 +386,23 @@ void mlir::ckpt::printStepReportJson(const StepReport &r,
     object["arena"] = llvm::json::Object{{"bytes", r.arenaBytes},
                                          {"lower_bound", r.arenaLowerBound},
                                          {"ratio", arenaRatio(r)}};
+  if (const std::optional<OffloadSummary> &o = r.offload) {
+    llvm::json::Array values;
+    for (const ReportedBuffer &b : o->largest)
+      values.push_back(bufferJson(b));
+    llvm::json::Object offload{{"link", o->link},
+                               {"offloads", o->offloads},
+                               {"prefetches", o->prefetches},
+                               {"bytes_to_host", o->bytesToHost},
+                               {"bytes_to_device", o->bytesToDevice},
+                               {"host_peak_bytes", o->hostPeakBytes},
+                               {"largest_offloaded_values", std::move(values)}};
+    if (o->predicted) {
+      offload["to_host_seconds"] = o->toHostSeconds;
+      offload["to_device_seconds"] = o->toDeviceSeconds;
+      offload["exposed_seconds"] = o->exposedSeconds;
+    }
+    object["offload"] = std::move(offload);
+  }
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
 }

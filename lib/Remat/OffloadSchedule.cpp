@@ -133,7 +133,9 @@ mlir::ckpt::remat::evaluateOffloadSchedule(const Problem &problem,
       DeviceBuffer &source = buffers[latest[s.node]];
       source.lastRead = static_cast<int64_t>(step);
       double start = std::max({clock, toHostFree, source.ready});
-      toHostFree = start + link.copySeconds(node.bytes, /*toDevice=*/false);
+      double seconds = link.copySeconds(node.bytes, /*toDevice=*/false);
+      eval.toHostSeconds += seconds;
+      toHostFree = start + seconds;
       source.offloadEnd = std::max(source.offloadEnd, toHostFree);
       hostReady[s.node] = toHostFree;
       offloadEndOfStep[step] = toHostFree;
@@ -148,7 +150,9 @@ mlir::ckpt::remat::evaluateOffloadSchedule(const Problem &problem,
                               ", which has not been offloaded");
       eval.issueSeconds.push_back(clock);
       double start = std::max({clock, toDeviceFree, hostReady[s.node]});
-      toDeviceFree = start + link.copySeconds(node.bytes, /*toDevice=*/true);
+      double seconds = link.copySeconds(node.bytes, /*toDevice=*/true);
+      eval.toDeviceSeconds += seconds;
+      toDeviceFree = start + seconds;
       createBuffer(step, s.node, toDeviceFree);
       hostUntil[s.node] = static_cast<int64_t>(step);
       ++eval.prefetches;

@@ -213,3 +213,36 @@ def test_torch_forward_variants_compute_the_model(variant):
     assert torch.allclose(loss, ref(idx, tgt))
     for (n, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
         assert torch.allclose(p.grad, q.grad, atol=1e-6), n
+
+
+def test_offload_arguments_and_summary():
+    assert gpu_check.parse_offload("pcie-gen5@0.3x, nvlink-c2c@0.2x") == [
+        ("pcie-gen5", "0.3x"), ("nvlink-c2c", "0.2x")]
+    assert gpu_check.parse_offload("") == []
+    for bad in ("pcie-gen5", "pcie-gen9@0.3x", "nvlink-c2c@0.3"):
+        with pytest.raises(gpu_check.CheckError):
+            gpu_check.parse_offload(bad)
+    # What placement prints of a plan with copies (PlaceCheckpoints.cpp).
+    line = ("ckpt-opt: ckpt-place-checkpoints: @gpt2: budget 1.00 GiB (1073741824 bytes) in "
+            "budget-scope=step; device peak 1.00 GiB (1073741000 bytes, 0.300x of the no-recompute "
+            "peak); offloads 12 values over pcie-gen5: 1.50 GiB to the host and 1.50 GiB back, host "
+            "peak 1.50 GiB (1610612736 bytes); recomputes 3 ops; step time 4.5% over the plain step "
+            "(4.0% recomputation, 0.5% exposed copies); the copies take 30.250 ms to the host and "
+            "29.125 ms back")
+    m = gpu_check.OFFLOAD_SUMMARY.search(line)
+    assert m and m.group(1) == "12" and m.group(2) == "pcie-gen5"
+    assert (float(m.group(3)), float(m.group(4)), float(m.group(5))) == (4.5, 30.25, 29.125)
+
+
+def test_table_lists_copy_times_of_offload_plans():
+    results = load_saved()
+    row = next(r for r in results["rows"] if r["strategy"] == "optimal" and r["budget"] == "0.5x")
+    offload = dict(row, strategy="optimal+offload(pcie-gen5)", budget="0.3x")
+    offload["copies"] = {"link": "pcie-gen5", "offloads": 12, "bytes_to_host": 3 << 30,
+                         "host_peak_bytes": 3 << 30, "predicted_to_host_ms": 60.5,
+                         "predicted_to_device_ms": 58.25, "measured_to_host_ms": 70.0,
+                         "measured_to_device_ms": None}
+    results["rows"].append(offload)
+    text = gpu_check.format_table(results)
+    assert ("| optimal+offload(pcie-gen5) | 0.3x | 12 | 3.00 | 60.50 | 70.00 | 58.25 | - |"
+            in text)

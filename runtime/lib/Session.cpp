@@ -76,6 +76,15 @@ struct Session::Impl {
   std::vector<AlignedBuffer> argBuffers, resultBuffers;
   std::vector<void *> argPtrs, resultPtrs;
 
+  /// The host arena of offloaded values, its accounting, and the state of
+  /// every copy this step (0: not yet offloaded, 1: offloaded, 2: waited).
+  AlignedBuffer hostArena;
+  uint64_t hostArenaSize = 0;
+  ArenaLedger hostLedger;
+  std::vector<uint8_t> copyState;
+  /// Per copy: prefetched this step.
+  std::vector<uint8_t> prefetched;
+
   /// The step's arena accounting (acquire/release/segments).
   ArenaLedger ledger;
   Stats stats;
@@ -86,12 +95,47 @@ struct Session::Impl {
     stats.peakBytesInUse = ledger.peakBytesInUse();
     stats.highWaterBytes = ledger.highWaterBytes();
     stats.segmentsRun = ledger.segmentsRun();
+    stats.hostPeakBytesInUse = hostLedger.peakBytesInUse();
+  }
+  /// Whether either ledger has a pending plan violation.
+  bool violated() const {
+    return !ledger.violation().empty() || !hostLedger.violation().empty();
   }
   /// Throws the pending plan violation, saying where it was seen.
   [[noreturn]] void raise(const std::string &where) {
     syncStats();
+    if (ledger.violation().empty())
+      throw std::runtime_error(
+          "plan violation " + where +
+          " in the host arena: " + hostLedger.takeViolation());
     throw std::runtime_error("plan violation " + where + ": " +
                              ledger.takeViolation());
+  }
+  /// Copies `bytes` bytes (a copy of an offload plan), timing it.
+  void timedCopy(char *destination, const char *source, uint64_t bytes) {
+    auto start = std::chrono::steady_clock::now();
+    std::memcpy(destination, source, bytes);
+    stats.copySeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  /// Checks a copy's ranges and its place in the order of copies; throws
+  /// naming `op`.
+  void checkCopy(const OpInfo &op, uint64_t copy, uint64_t deviceOffset,
+                 uint64_t hostOffset, uint64_t bytes) const {
+    std::string what = describeOp(op) + ": copy " + std::to_string(copy);
+    if (copy >= copyState.size())
+      throw std::runtime_error(what + " does not exist (the step has " +
+                               std::to_string(copyState.size()) + " offloads)");
+    if (deviceOffset > arenaSize || bytes > arenaSize - deviceOffset)
+      throw std::runtime_error(
+          what + ": device " + describeRange(deviceOffset, bytes) +
+          " lies outside the arena of " + std::to_string(arenaSize) + " bytes");
+    if (hostOffset > hostArenaSize || bytes > hostArenaSize - hostOffset)
+      throw std::runtime_error(what + ": host " +
+                               describeRange(hostOffset, bytes) +
+                               " lies outside the host arena of " +
+                               std::to_string(hostArenaSize) + " bytes");
   }
   bool inOwned(const void *p, size_t bytes) const {
     auto a = reinterpret_cast<uintptr_t>(p);
@@ -132,6 +176,11 @@ Session::Session(const StepProgram &program, SessionOptions options)
   }
   arenaBase = s.arena;
   baseSeed = options.seed;
+  s.hostArenaSize = program.hostArenaSize;
+  if (s.hostArenaSize > 0) {
+    s.hostArena = AlignedBuffer(s.hostArenaSize, s.alignment);
+    hostArenaBase = static_cast<char *>(s.hostArena.ptr);
+  }
   auto bind = [&](const Binding *bindings, uint64_t count,
                   std::vector<AlignedBuffer> &buffers, std::vector<void *> &ptrs,
                   const char *kind) {
@@ -158,6 +207,7 @@ Session::Session(const StepProgram &program, SessionOptions options)
   bind(program.results, program.numResults, s.resultBuffers, s.resultPtrs,
        "result");
   s.stats.arenaBytes = s.arenaSize;
+  s.stats.hostArenaBytes = s.hostArenaSize;
 }
 
 Session::~Session() = default;
@@ -216,8 +266,12 @@ void Session::run() {
   // different bits for different thread counts.
   openblas_set_num_threads(1);
   s.ledger.reset(s.arenaSize);
+  s.hostLedger.reset(s.hostArenaSize);
+  s.copyState.assign(prog.numOffloads, 0);
+  s.prefetched.assign(prog.numOffloads, 0);
   s.stats = Stats();
   s.stats.arenaBytes = s.arenaSize;
+  s.stats.hostArenaBytes = s.hostArenaSize;
   s.lastOp = nullptr;
   // Arguments in the arena are live for the whole step; generated code never
   // acquires or releases them. Their sizes are rounded up to the plan's
@@ -234,7 +288,12 @@ void Session::run() {
     s.raise("in the step's arguments");
   prog.run(*this);
   s.ledger.finish();
-  if (!s.ledger.violation().empty())
+  for (size_t copy = 0; copy < s.copyState.size(); ++copy)
+    if (s.copyState[copy] == 1)
+      throw std::runtime_error("plan violation at the end of the step: copy " +
+                               std::to_string(copy) +
+                               " was offloaded but never waited for");
+  if (s.violated())
     s.raise("at the end of the step" +
             (s.lastOp ? " (after " + describeOp(*s.lastOp) + ")" : std::string()));
   s.syncStats();
@@ -270,6 +329,65 @@ void ExecContext::release(uint64_t offset, uint64_t bytes) {
   static_cast<Session &>(*this).impl->ledger.release(offset, bytes);
 }
 
+void ExecContext::acquireHost(uint64_t offset, uint64_t bytes) {
+  static_cast<Session &>(*this).impl->hostLedger.acquire(offset, bytes);
+}
+
+void ExecContext::releaseHost(uint64_t offset, uint64_t bytes) {
+  static_cast<Session &>(*this).impl->hostLedger.release(offset, bytes);
+}
+
+void ExecContext::offload(const OpInfo &op, uint64_t copy,
+                          uint64_t deviceOffset, uint64_t hostOffset,
+                          uint64_t bytes) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (s.violated())
+    s.raise("before " + describeOp(op));
+  s.checkCopy(op, copy, deviceOffset, hostOffset, bytes);
+  if (s.copyState[copy] != 0)
+    throw std::runtime_error(describeOp(op) + ": copy " + std::to_string(copy) +
+                             " is offloaded twice");
+  s.lastOp = &op;
+  s.timedCopy(hostArenaBase + hostOffset, arenaBase + deviceOffset, bytes);
+  s.copyState[copy] = 1;
+  ++s.stats.offloads;
+  s.stats.bytesToHost += bytes;
+}
+
+void ExecContext::waitOffload(const OpInfo &op, uint64_t copy) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (copy >= s.copyState.size() || s.copyState[copy] != 1)
+    throw std::runtime_error(describeOp(op) + ": waits for copy " +
+                             std::to_string(copy) + ", which is not in flight");
+  s.copyState[copy] = 2;
+  s.lastOp = &op;
+}
+
+void ExecContext::prefetch(const OpInfo &op, uint64_t copy, uint64_t hostOffset,
+                           uint64_t deviceOffset, uint64_t bytes) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (s.violated())
+    s.raise("before " + describeOp(op));
+  s.checkCopy(op, copy, deviceOffset, hostOffset, bytes);
+  if (s.copyState[copy] == 0)
+    throw std::runtime_error(describeOp(op) + ": prefetches copy " +
+                             std::to_string(copy) +
+                             ", which was never offloaded");
+  s.lastOp = &op;
+  s.timedCopy(arenaBase + deviceOffset, hostArenaBase + hostOffset, bytes);
+  ++s.stats.prefetches;
+  s.stats.bytesToDevice += bytes;
+  s.prefetched[copy] = 1;
+}
+
+void ExecContext::waitPrefetch(const OpInfo &op, uint64_t copy) {
+  Session::Impl &s = *static_cast<Session &>(*this).impl;
+  if (copy >= s.prefetched.size() || !s.prefetched[copy])
+    throw std::runtime_error(describeOp(op) +
+                             ": waits for a prefetch of copy " +
+                             std::to_string(copy) + ", which has not run");
+}
+
 void ExecContext::beginSegment(int id) {
   static_cast<Session &>(*this).impl->ledger.beginSegment(id);
 }
@@ -282,7 +400,7 @@ void ExecContext::call(const OpInfo &op, KernelFn kernel, TensorList operands,
                        TensorList results, const Attrs &attrs,
                        const Tensor &workspace) {
   Session::Impl &s = *static_cast<Session &>(*this).impl;
-  if (!s.ledger.violation().empty())
+  if (s.violated())
     s.raise("before " + describeOp(op));
   int open = s.ledger.openSegmentId();
   if (op.recompute && op.segment >= 0 && open >= 0 && op.segment != open)
@@ -324,7 +442,7 @@ void ExecContext::call(const OpInfo &op, KernelFn kernel, TensorList operands,
 }
 
 std::string describe(const Stats &stats) {
-  char buf[512];
+  char buf[768];
   std::snprintf(buf, sizeof buf,
                 "arena=%llu peak-in-use=%llu high-water=%llu ops=%llu "
                 "recomputed=%llu segments=%llu time: forward=%.6fs "
@@ -337,7 +455,21 @@ std::string describe(const Stats &stats) {
                 static_cast<unsigned long long>(stats.segmentsRun),
                 stats.forwardSeconds, stats.recomputeSeconds,
                 stats.backwardSeconds, stats.optimizerSeconds);
-  return buf;
+  std::string text = buf;
+  if (stats.hostArenaBytes > 0 || stats.offloads > 0) {
+    std::snprintf(buf, sizeof buf,
+                  " host-arena=%llu host-peak-in-use=%llu offloads=%llu "
+                  "prefetches=%llu to-host=%llu to-device=%llu copy=%.6fs",
+                  static_cast<unsigned long long>(stats.hostArenaBytes),
+                  static_cast<unsigned long long>(stats.hostPeakBytesInUse),
+                  static_cast<unsigned long long>(stats.offloads),
+                  static_cast<unsigned long long>(stats.prefetches),
+                  static_cast<unsigned long long>(stats.bytesToHost),
+                  static_cast<unsigned long long>(stats.bytesToDevice),
+                  stats.copySeconds);
+    text += buf;
+  }
+  return text;
 }
 
 } // namespace ckpt::rt

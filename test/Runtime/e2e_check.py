@@ -75,19 +75,25 @@ def export(args, dropout: float, out: str):
 TIME_LIMIT = 60.0
 
 
-def pipeline(strategy: str, budget: str | None, chunks: int = 0) -> str:
+def pipeline(strategy: str, budget: str | None, chunks: int = 0,
+             offload: str | None = None) -> str:
     opts = [f"strategy={strategy}", "plan-memory", "verify-plan", "budget-scope=activations",
             f"time-limit={TIME_LIMIT:g}"]
+    if offload:
+        opts.append(f"offload={offload}")
     if budget:
         opts.insert(0, f"budget={budget}")
     head = f"func.func(ckpt-chunk-loss-head{{chunks={chunks}}}), " if chunks else ""
     return "builtin.module(" + head + "ckpt-pipeline{" + " ".join(opts) + "})"
 
 
-def emit(args, graph: str, strategy: str, budget: str | None, out: str, chunks: int | None = None):
-    """Plans and emits; returns (ok, stderr). `chunks`: None takes --chunk-loss-head."""
+def emit(args, graph: str, strategy: str, budget: str | None, out: str, chunks: int | None = None,
+         offload: str | None = None):
+    """Plans and emits; returns (ok, stderr). `chunks`: None takes --chunk-loss-head;
+    `offload`: a host link to plan copies over."""
     chunks = args.chunk_loss_head if chunks is None else chunks
-    r = run([args.ckpt_opt, graph, "--pass-pipeline=" + pipeline(strategy, budget, chunks),
+    r = run([args.ckpt_opt, graph,
+             "--pass-pipeline=" + pipeline(strategy, budget, chunks, offload),
              "--emit=cpp", "-o", out])
     return r.returncode == 0, r.stderr
 
@@ -117,6 +123,22 @@ def run_step(args, step_dir: str, work: str, tag: str, steps: int = 1, lr: float
         return None, None, r.stdout + r.stderr
     with open(stats) as f:
         return bundle.read(dump), json.load(f), r.stdout
+
+
+def run_against_base(c, args, step_dir: str, work: str, tag: str, what: str, base):
+    """Runs one step and checks that its loss and gradients are bit-identical
+    to `base` (the no-recompute step's, by name); returns its stats, or None
+    if it did not run."""
+    res, stats, out = run_step(args, step_dir, work, tag)
+    c.check(res is not None, f"{what}: runs")
+    if res is None:
+        print(out)
+        return None
+    res = by_name(res)
+    same = set(res) == set(base) and all(
+        res[n].data == base[n].data for n in base if not n.startswith("param:"))
+    c.check(same, f"{what}: loss and every gradient bit-identical to no-recompute")
+    return stats
 
 
 def rel(a, b) -> float:
@@ -154,6 +176,14 @@ def main() -> int:
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--chunk-loss-head", type=int, default=0,
                     help="split the loss head into this many row chunks before planning (0: no)")
+    ap.add_argument("--offload", default="",
+                    help="host links (comma-separated) to plan `optimal` with offload over, at "
+                         "--offload-budgets")
+    ap.add_argument("--offload-budgets", default="0.6x")
+    ap.add_argument("--offload-below-floor", action="store_true",
+                    help="with --offload, also at the largest budget the keep/recompute floor "
+                         "search found infeasible (needs `optimal` and `floor` among the "
+                         "strategies and budgets), where a plan must exist")
     ap.add_argument("--chunk-tol", type=float, default=1e-6,
                     help="relative error allowed in the loss and each gradient of the chunked "
                          "no-recompute step against the unchunked one")
@@ -197,6 +227,8 @@ def main() -> int:
         c.check(None not in floors and floors[1] < floors[0],
                 f"{args.model}: proven floor (activations) {floors[0]} bytes unchunked > "
                 f"{floors[1]} with chunks={args.chunk_loss_head}")
+    # The largest fraction each strategy's floor search found infeasible.
+    infeasible_below = {}
     for strategy in args.strategies.split(","):
         for budget in args.budgets.split(","):
             tag = f"{strategy}-{budget}"
@@ -218,6 +250,7 @@ def main() -> int:
                     os.rename(try_dir, step_dir)
 
                 lo, hi = 0.0, None
+                infeasible_below[strategy] = None
                 for upper in (1.0, 1.5, 2.0, 4.0):
                     if emit(args, graph, strategy, f"{upper:.6f}x", try_dir)[0]:
                         hi = upper
@@ -234,6 +267,7 @@ def main() -> int:
                         keep_try()
                     lo, hi = (lo, mid) if ok else (mid, hi)
                 tag = f"{strategy}-floor({hi:.4f}x)"
+                infeasible_below[strategy] = lo if lo > 0 else None
                 c.check(os.path.isdir(step_dir),
                         f"{args.model} {tag}: the smallest budget found is feasible")
             else:
@@ -245,15 +279,10 @@ def main() -> int:
                             f"{args.model} {tag}: infeasible with a clear error")
                     print("  note: " + err.strip().splitlines()[0])
                     continue
-            res, stats, out = run_step(args, step_dir, work, tag.split("(")[0])
-            c.check(res is not None, f"{args.model} {tag}: runs")
-            if res is None:
-                print(out)
+            stats = run_against_base(c, args, step_dir, work, tag.split("(")[0],
+                                     f"{args.model} {tag}", base)
+            if stats is None:
                 continue
-            res = by_name(res)
-            same = set(res) == set(base) and all(
-                res[n].data == base[n].data for n in base if not n.startswith("param:"))
-            c.check(same, f"{args.model} {tag}: loss and every gradient bit-identical to no-recompute")
             c.check(stats["runtime"]["peak_bytes_in_use"] == stats["plan"]["planned_peak_bytes"],
                     f"{args.model} {tag}: measured peak {stats['runtime']['peak_bytes_in_use']} == "
                     f"plan's {stats['plan']['planned_peak_bytes']}")
@@ -264,6 +293,43 @@ def main() -> int:
                     f"plan's {stats['plan']['recomputed_ops']}")
             recomputed_somewhere |= stats["runtime"]["recomputed_ops"] > 0
     c.check(recomputed_somewhere, f"{args.model}: some plan recomputes (the checks above bite)")
+
+    # 1b. Offload is exact too: the copies' step against `none`, with the
+    # runtime's accounting of both arenas equal to the plan.
+    for link in filter(None, args.offload.split(",")):
+        budgets = [b for b in args.offload_budgets.split(",") if b]
+        below = infeasible_below.get("optimal") if args.offload_below_floor else None
+        if below:
+            budgets.append(f"{below:.6f}x")
+        copied = False
+        for budget in budgets:
+            tag = f"optimal-offload-{link}-{budget}"
+            step_dir = os.path.join(work, tag)
+            ok, err = emit(args, graph, "optimal", budget, step_dir, offload=link)
+            what = (f"{args.model} {tag}" + (" (below the keep/recompute floor)"
+                                              if budget != budgets[0] and below else ""))
+            c.check(ok, f"{what}: planned")
+            if not ok:
+                print("  note: " + err.strip().splitlines()[0])
+                continue
+            stats = run_against_base(c, args, step_dir, work, tag, what, base)
+            if stats is None:
+                continue
+            rt, plan = stats["runtime"], stats["plan"]
+            c.check(rt["peak_bytes_in_use"] == plan["planned_peak_bytes"] and
+                    rt["arena_bytes"] == plan["arena_bytes"],
+                    f"{what}: device peak {rt['peak_bytes_in_use']} == plan's "
+                    f"{plan['planned_peak_bytes']}, arena {rt['arena_bytes']} == planner's")
+            c.check(rt["host_peak_bytes_in_use"] == plan["planned_host_peak_bytes"] and
+                    rt["host_arena_bytes"] == plan["host_arena_bytes"],
+                    f"{what}: host peak {rt['host_peak_bytes_in_use']} == plan's "
+                    f"{plan['planned_host_peak_bytes']}, host arena {rt['host_arena_bytes']}")
+            c.check(rt["offloads"] == plan["offloads"] and rt["prefetches"] >= rt["offloads"]
+                    and rt["bytes_to_device"] >= rt["bytes_to_host"],
+                    f"{what}: {rt['offloads']} offloads ({rt['bytes_to_host']} bytes) == plan's, "
+                    f"{rt['prefetches']} prefetches ({rt['bytes_to_device']} bytes)")
+            copied |= rt["offloads"] > 0
+        c.check(copied, f"{args.model} {link}: some plan offloads (the checks above bite)")
 
     # 2. Against PyTorch autograd, dropout off.
     work0 = os.path.join(args.work, "p0")

@@ -50,12 +50,15 @@ struct Options {
   uint64_t seed = 0;
   int warmup = 1, steps = 5;
   bool tf32 = false;
+  /// Time every copy of an offload plan with cudaEvents.
+  bool timeCopies = false;
 };
 
 const char *kUsage =
     "usage: ckpt-run-cuda --describe\n"
     "       ckpt-run-cuda --params FILE.ckptb --inputs FILE.ckptb\n"
     "                     [--warmup N] [--steps N] [--seed N] [--tf32]\n"
+    "                     [--time-copies]\n"
     "                     [--dump FILE.ckptb] [--stats-json FILE]\n";
 
 int parseCount(const std::string &flag, const std::string &value, int least) {
@@ -77,6 +80,10 @@ Options parseOptions(int argc, char **argv) {
     }
     if (arg == "--tf32") {
       o.tf32 = true;
+      continue;
+    }
+    if (arg == "--time-copies") {
+      o.timeCopies = true;
       continue;
     }
     if (i + 1 >= argc)
@@ -142,6 +149,12 @@ void describe(const CudaStepProgram &p) {
     std::printf("device scratch %llu bytes at arena offset %lld\n",
                 (unsigned long long)kDeviceScratchBytes,
                 (long long)p.scratchOffset);
+  if (s.numOffloads > 0)
+    std::printf("host arena %llu bytes, planned host peak %llu bytes, %llu "
+                "offloads\n",
+                (unsigned long long)s.hostArenaSize,
+                (unsigned long long)s.plannedHostPeakBytes,
+                (unsigned long long)s.numOffloads);
   std::printf("run %s\n", p.run ? "present" : "missing");
   for (uint64_t i = 0; i < s.numArguments; ++i)
     std::printf("argument %llu: %s %s, %llu elements\n",
@@ -224,7 +237,10 @@ void writeStats(const CudaSession &session, const std::vector<double> &times,
   os << "{\n  \"function\": \"" << p.name << "\",\n"
      << "  \"plan\": {\"arena_bytes\": " << p.arenaSize
      << ", \"planned_peak_bytes\": " << p.plannedPeakBytes
-     << ", \"recomputed_ops\": " << p.numRecomputedOps << "},\n"
+     << ", \"recomputed_ops\": " << p.numRecomputedOps
+     << ", \"host_arena_bytes\": " << p.hostArenaSize
+     << ", \"planned_host_peak_bytes\": " << p.plannedHostPeakBytes
+     << ", \"offloads\": " << p.numOffloads << "},\n"
      << "  \"runtime\": {\"arena_bytes\": " << s.arenaBytes
      << ", \"scratch_bytes\": " << s.scratchBytes
      << ", \"bound_buffer_bytes\": " << s.boundBufferBytes
@@ -233,6 +249,13 @@ void writeStats(const CudaSession &session, const std::vector<double> &times,
      << ", \"device_bytes_baseline\": " << s.deviceBytesBaseline
      << ", \"ops_run\": " << s.opsRun
      << ", \"recomputed_ops\": " << s.recomputedOps
+     << ", \"host_arena_bytes\": " << s.hostArenaBytes
+     << ", \"host_peak_bytes_in_use\": " << s.hostPeakBytesInUse
+     << ", \"offloads\": " << s.offloads << ", \"prefetches\": " << s.prefetches
+     << ", \"bytes_to_host\": " << s.bytesToHost
+     << ", \"bytes_to_device\": " << s.bytesToDevice
+     << ", \"to_host_seconds\": " << num(s.toHostSeconds)
+     << ", \"to_device_seconds\": " << num(s.toDeviceSeconds)
      << ", \"median_step_seconds\": " << num(median)
      << ",\n              \"step_seconds\": [";
   for (size_t i = 0; i < times.size(); ++i)
@@ -257,6 +280,7 @@ int main(int argc, char **argv) {
     CudaSessionOptions options;
     options.seed = o.seed;
     options.allowTf32 = o.tf32;
+    options.timeCopies = o.timeCopies;
     CudaSession session(*program, options);
     bindArguments(session, o);
     for (int i = 0; i < o.warmup; ++i)
@@ -276,6 +300,15 @@ int main(int argc, char **argv) {
                 medianOf(times), o.steps,
                 (unsigned long long)session.stats().peakBytesInUse,
                 (unsigned long long)session.stats().deviceBytesUsed);
+    const CudaStats &last = session.stats();
+    if (last.offloads > 0)
+      std::printf("copies of the last step: %llu offloads (%llu bytes), %llu "
+                  "prefetches (%llu bytes), host peak in use %llu bytes\n",
+                  (unsigned long long)last.offloads,
+                  (unsigned long long)last.bytesToHost,
+                  (unsigned long long)last.prefetches,
+                  (unsigned long long)last.bytesToDevice,
+                  (unsigned long long)last.hostPeakBytesInUse);
     return 0;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "ckpt-run-cuda: %s\n", e.what());

@@ -395,6 +395,8 @@ struct PlanNumbers {
   uint64_t arenaBytes, plannedPeakBytes, alignment, ops, recomputedOps,
       segments;
   int64_t kernelCalls;
+  /// The host arena of offloaded values (0 without copies).
+  uint64_t hostArenaBytes, plannedHostPeakBytes, offloads;
 };
 
 void writeStatsJson(const std::string &path, const StepProgram &p,
@@ -417,11 +419,16 @@ void writeStatsJson(const std::string &path, const StepProgram &p,
      << "    \"recomputed_ops\": " << s.recomputedOps << ",\n"
      << "    \"segments_run\": " << s.segmentsRun << ",\n"
      << "    \"forward_seconds\": " << jsonNumber(s.forwardSeconds) << ",\n"
-     << "    \"recompute_seconds\": " << jsonNumber(s.recomputeSeconds)
-     << ",\n"
+     << "    \"recompute_seconds\": " << jsonNumber(s.recomputeSeconds) << ",\n"
      << "    \"backward_seconds\": " << jsonNumber(s.backwardSeconds) << ",\n"
-     << "    \"optimizer_seconds\": " << jsonNumber(s.optimizerSeconds)
-     << ",\n"
+     << "    \"optimizer_seconds\": " << jsonNumber(s.optimizerSeconds) << ",\n"
+     << "    \"host_arena_bytes\": " << s.hostArenaBytes << ",\n"
+     << "    \"host_peak_bytes_in_use\": " << s.hostPeakBytesInUse << ",\n"
+     << "    \"offloads\": " << s.offloads << ",\n"
+     << "    \"prefetches\": " << s.prefetches << ",\n"
+     << "    \"bytes_to_host\": " << s.bytesToHost << ",\n"
+     << "    \"bytes_to_device\": " << s.bytesToDevice << ",\n"
+     << "    \"copy_seconds\": " << jsonNumber(s.copySeconds) << ",\n"
      << "    \"losses\": " << list(losses) << ",\n"
      << "    \"grad_norms\": " << list(norms) << "\n  },\n"
      << "  \"plan\": {\n"
@@ -431,7 +438,11 @@ void writeStatsJson(const std::string &path, const StepProgram &p,
      << "    \"ops\": " << plan.ops << ",\n"
      << "    \"kernel_calls\": " << plan.kernelCalls << ",\n"
      << "    \"recomputed_ops\": " << plan.recomputedOps << ",\n"
-     << "    \"segments\": " << plan.segments << "\n  }\n}\n";
+     << "    \"segments\": " << plan.segments << ",\n"
+     << "    \"host_arena_bytes\": " << plan.hostArenaBytes << ",\n"
+     << "    \"planned_host_peak_bytes\": " << plan.plannedHostPeakBytes
+     << ",\n"
+     << "    \"offloads\": " << plan.offloads << "\n  }\n}\n";
   std::string temp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::binary);
@@ -471,6 +482,16 @@ void printStats(const PlanNumbers &plan, const Stats &s) {
   row("recompute time", sec(s.recomputeSeconds), "-");
   row("backward time", sec(s.backwardSeconds), "-");
   row("optimizer time", sec(s.optimizerSeconds), "-");
+  if (plan.offloads == 0 && s.offloads == 0)
+    return;
+  row("host arena bytes", n(s.hostArenaBytes), n(plan.hostArenaBytes));
+  row("host peak bytes in use", n(s.hostPeakBytesInUse),
+      n(plan.plannedHostPeakBytes));
+  row("offloads", n(s.offloads), n(plan.offloads));
+  row("prefetches", n(s.prefetches), "-");
+  row("bytes to host", n(s.bytesToHost), "-");
+  row("bytes to device", n(s.bytesToDevice), "-");
+  row("copy time", sec(s.copySeconds), "-");
 }
 
 int runTool(const Options &o) {
@@ -496,10 +517,16 @@ int runTool(const Options &o) {
     throw Failure("the plan file '" + planPath +
                   "' has no \"kernel_calls\": it is not a plan ckpt-opt "
                   "--emit=cpp wrote");
-  PlanNumbers plan{program->arenaSize,      program->plannedPeakBytes,
-                   program->alignment,      program->numOps,
-                   program->numRecomputedOps, program->numSegments,
-                   jsonInteger(planText, "kernel_calls")};
+  PlanNumbers plan{program->arenaSize,
+                   program->plannedPeakBytes,
+                   program->alignment,
+                   program->numOps,
+                   program->numRecomputedOps,
+                   program->numSegments,
+                   jsonInteger(planText, "kernel_calls"),
+                   program->hostArenaSize,
+                   program->plannedHostPeakBytes,
+                   program->numOffloads};
 
   SessionOptions options;
   options.seed = o.seed;

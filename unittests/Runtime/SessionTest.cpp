@@ -3,6 +3,8 @@
 
 #include "ckpt/Runtime/Kernels.h"
 
+#include "SessionTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,6 +12,8 @@
 #include <string>
 
 using namespace ckpt::rt;
+using ckpt::rt::test::runError;
+using ckpt::rt::test::vectorBinding;
 
 namespace {
 
@@ -23,21 +27,9 @@ namespace {
 // = 1024 at the peak. High water: 768 + 256.
 int gMode = 0;
 
-Binding makeBinding(const char *name, Role role, int64_t offset) {
-  Binding b{};
-  b.name = name;
-  b.role = role;
-  b.dtype = DType::F32;
-  b.rank = 1;
-  b.shape[0] = 4;
-  b.offset = offset;
-  b.gradOf = -1;
-  return b;
-}
-
-const Binding kArgs[] = {makeBinding("x", Role::Input, 0),
-                         makeBinding("w", Role::Param, -1)};
-const Binding kResults[] = {makeBinding("z", Role::Output, 768)};
+const Binding kArgs[] = {vectorBinding("x", Role::Input, 0),
+                         vectorBinding("w", Role::Param, -1)};
+const Binding kResults[] = {vectorBinding("z", Role::Output, 768)};
 
 const OpInfo kOps[] = {
     {0, "add", "model.py:1", Phase::Forward, false, -1},
@@ -104,15 +96,6 @@ StepProgram makeProgram() {
   p.numResults = 1;
   p.run = runStep;
   return p;
-}
-
-std::string runError(Session &s) {
-  try {
-    s.run();
-  } catch (const std::runtime_error &e) {
-    return e.what();
-  }
-  return "";
 }
 
 class SessionTest : public ::testing::Test {
@@ -242,7 +225,7 @@ const OpInfo kReplayOps[] = {
     {3, "dropout", "m.py:2", Phase::Forward, true, 0},
 };
 Binding square(const char *name, Role role, int64_t offset) {
-  Binding b = makeBinding(name, role, offset);
+  Binding b = vectorBinding(name, role, offset);
   b.rank = 2;
   b.shape[0] = b.shape[1] = 64;
   return b;

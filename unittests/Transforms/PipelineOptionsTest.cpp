@@ -80,12 +80,13 @@ TEST(PipelineOptions, EveryValueReachesFitArena) {
       CkptPipelineOptions::createFromString(
           "budget=1MiB budget-scope=activations strategy=greedy "
           "objective=flops profile=h200 time-limit=5 alignment=512 "
-          "in-place=false verify-plan=true max-resolves=3 plan-memory=true");
+          "in-place=false verify-plan=true max-resolves=3 plan-memory=true "
+          "offload=pcie-gen4 host-budget=1GiB");
   ASSERT_TRUE(options);
   OpPassManager pm("builtin.module");
   buildCkptPipeline(pm, *options);
   std::map<std::string, std::string> expected = printedFitOptions(*options);
-  EXPECT_EQ(expected.size(), 10u);
+  EXPECT_EQ(expected.size(), 12u);
   EXPECT_EQ(printedPassOptions(pm), expected);
 }
 

@@ -38,6 +38,39 @@ struct ReportedBuffer {
 };
 
 /// Everything `--ckpt-report` shows about one function.
+/// What a step's copies to host memory do (a step placed with
+/// `offload=<link>`).
+struct OffloadSummary {
+  /// The host link the step was placed for (`ckpt.offload_link`); "" when
+  /// none is recorded.
+  std::string link;
+  int64_t offloads = 0;
+  int64_t prefetches = 0;
+  int64_t bytesToHost = 0;
+  int64_t bytesToDevice = 0;
+  /// Peak of the host buffers live at once (the memory simulation's).
+  int64_t hostPeakBytes = 0;
+  /// The offloaded values, largest first (at most 10).
+  std::vector<ReportedBuffer> largest;
+  /// With a known link: the copies' own time each way and the time the
+  /// compute stream waits for them, simulated on the IR's op order with the
+  /// cost model's op times and the link (independently of the placement's
+  /// offload model).
+  bool predicted = false;
+  double toHostSeconds = 0;
+  double toDeviceSeconds = 0;
+  double exposedSeconds = 0;
+};
+
+/// Describes `buffer` (its op or argument, location, type and bytes).
+ReportedBuffer describeReportedBuffer(const Buffer &buffer);
+
+/// The copies of `func` (simulated as `timeline`), or none without copies
+/// (OffloadReport.cpp).
+std::optional<OffloadSummary> summarizeOffload(func::FuncOp func,
+                                               const MemoryTimeline &timeline,
+                                               const CostModel &model);
+
 struct StepReport {
   std::string function;
   std::string costModel;
@@ -71,6 +104,8 @@ struct StepReport {
   int64_t arenaLowerBound = -1;
   /// The budget the step was planned under (`ckpt.budget`), if any.
   std::optional<ResolvedBudget> budget;
+  /// The copies to host memory, for a step placed with offload.
+  std::optional<OffloadSummary> offload;
 
   /// True when the function carries a memory plan.
   bool hasArena() const { return arenaBytes >= 0; }

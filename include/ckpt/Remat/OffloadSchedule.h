@@ -85,6 +85,9 @@ struct OffloadEvaluation {
   /// When every stream is done: computations, stalls and any copy still
   /// running at the end.
   double totalSeconds = 0;
+  /// The copies' own time each way (their sum; they overlap compute).
+  double toHostSeconds = 0;
+  double toDeviceSeconds = 0;
   /// Copies and bytes moved each way.
   int64_t offloads = 0;
   int64_t prefetches = 0;

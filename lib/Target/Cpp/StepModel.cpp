@@ -48,11 +48,14 @@ private:
   LogicalResult checkOps();
   LogicalResult readPlan();
   LogicalResult inferAlignment();
+  LogicalResult checkHostPlan();
   void buildOps();
   void buildBuffers();
   void buildSegments();
   LogicalResult buildBindings();
   TensorRef tensorOf(Value value);
+  /// What a copy op copies; none for any other op.
+  std::optional<CopyEntry> copyOf(Operation *op);
   int64_t aligned(int64_t bytes) const {
     return plan::alignUp(bytes, model.alignment);
   }
@@ -69,6 +72,8 @@ private:
   std::vector<int64_t> inPlaceOf;
   /// Per timeline buffer: taken over in place by another buffer.
   std::vector<bool> takenOver;
+  /// Host arena offset of every host buffer (`MemoryTimeline::hostBuffers`).
+  std::vector<int64_t> hostOffset;
   /// The converted inherent attributes of every op.
   llvm::DenseMap<Operation *, std::vector<AttrValue>> opAttrs;
 };
@@ -136,13 +141,6 @@ LogicalResult ModelBuilder::checkOps() {
       ok = false;
       continue;
     }
-    if (isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op)) {
-      op.emitError() << "unimplemented: cannot generate code for '"
-                     << op.getName()
-                     << "': the runtimes do not copy to the host yet";
-      ok = false;
-      continue;
-    }
     if (isa<OpaqueOp>(op)) {
       op.emitError() << "unimplemented: cannot generate code for "
                         "'ckpt.opaque' (\""
@@ -201,7 +199,21 @@ LogicalResult ModelBuilder::readPlan() {
   timeline = std::move(*computed);
   bufferOffset.assign(timeline.buffers.size(), -1);
   workspaceOffset.assign(timeline.ops.size(), -1);
+  hostOffset.assign(timeline.hostBuffers.size(), -1);
   bool ok = true;
+  if (!timeline.hostBuffers.empty()) {
+    auto host = func->getAttrOfType<IntegerAttr>(
+        CkptDialect::getHostArenaSizeAttrName());
+    if (!host) {
+      func.emitError() << "cannot generate code for @" << model.name
+                       << ": it offloads values but has no "
+                          "'ckpt.host_arena_size' (the memory plan is "
+                          "incomplete; re-run ckpt-plan-memory)";
+      ok = false;
+    } else {
+      model.hostArenaSize = host.getInt();
+    }
+  }
   model.deviceWorkspace = timeline.deviceWorkspace;
   if (model.deviceWorkspace > 0) {
     auto offset = func->getAttrOfType<IntegerAttr>(
@@ -246,6 +258,11 @@ LogicalResult ModelBuilder::readPlan() {
     if (!offsets)
       continue; // Reported by checkOps.
     bool view = cast<CostOpInterface>(op).isView();
+    if (auto offload = dyn_cast<OffloadOp>(op)) {
+      hostOffset[timeline.hostBufferOf.lookup(offload.getResult())] =
+          offsets[0];
+      continue;
+    }
     for (OpResult result : op->getResults()) {
       size_t buffer = timeline.bufferOf.lookup(result);
       int64_t offset = offsets[result.getResultNumber()];
@@ -274,7 +291,10 @@ LogicalResult ModelBuilder::inferAlignment() {
   inPlaceOf.assign(buffers.size(), -1);
   takenOver.assign(buffers.size(), false);
   for (auto [index, op] : llvm::enumerate(timeline.ops)) {
-    if (cast<CostOpInterface>(op).isView())
+    // Copies are not computed in place (and an offload's result is on the
+    // host).
+    if (cast<CostOpInterface>(op).isView() ||
+        isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op))
       continue;
     for (Value result : op->getResults()) {
       size_t target = timeline.bufferOf.lookup(result);
@@ -338,7 +358,7 @@ LogicalResult ModelBuilder::inferAlignment() {
       why = plan::checkPlan(problem, offsets, model.arenaSize);
     if (why.empty()) {
       model.alignment = alignment;
-      return success();
+      return checkHostPlan();
     }
     if (firstProblem.empty())
       firstProblem =
@@ -349,6 +369,28 @@ LogicalResult ModelBuilder::inferAlignment() {
          << ": its memory plan does not match the IR (" << firstProblem
          << "); the plan is stale or was not made by ckpt-plan-memory "
             "(re-run it after the last pass that changes the ops)";
+}
+
+/// Checks the host arena's plan with the planner's checker, at the device
+/// plan's alignment, and takes its lower bound.
+LogicalResult ModelBuilder::checkHostPlan() {
+  if (timeline.hostBuffers.empty())
+    return success();
+  plan::PlanProblem problem;
+  problem.alignment = model.alignment;
+  for (const Buffer &b : timeline.hostBuffers)
+    problem.buffers.push_back({b.bytes, b.def, b.lastUse, -1});
+  std::string why = plan::validateProblem(problem);
+  if (why.empty())
+    why = plan::checkPlan(problem, hostOffset, model.hostArenaSize);
+  if (!why.empty())
+    return func.emitError()
+           << "cannot generate code for @" << model.name
+           << ": its host arena's plan does not match the IR (" << why
+           << "); re-run ckpt-plan-memory after the last pass that changes "
+              "the ops";
+  model.hostLowerBound = plan::computeLowerBound(problem);
+  return success();
 }
 
 /// Names, roles, types and offsets of the arguments and results.
@@ -425,13 +467,44 @@ TensorRef ModelBuilder::tensorOf(Value value) {
   return ref;
 }
 
+std::optional<CopyEntry> ModelBuilder::copyOf(Operation *op) {
+  auto hostOf = [&](Value host) {
+    return static_cast<int64_t>(timeline.hostBufferOf.lookup(host));
+  };
+  CopyEntry copy;
+  Value host;
+  if (auto offload = dyn_cast<OffloadOp>(op)) {
+    copy.kind = CopyEntry::Kind::Offload;
+    host = offload.getResult();
+    copy.deviceOffset =
+        bufferOffset[timeline.bufferOf.lookup(offload.getInput())];
+  } else if (auto wait = dyn_cast<OffloadWaitOp>(op)) {
+    copy.kind = CopyEntry::Kind::Wait;
+    host = wait.getHost();
+  } else if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
+    copy.kind = CopyEntry::Kind::Prefetch;
+    host = prefetch.getHost();
+    copy.deviceOffset =
+        bufferOffset[timeline.bufferOf.lookup(prefetch.getResult())];
+  } else {
+    return std::nullopt;
+  }
+  copy.copy = hostOf(host);
+  copy.hostOffset = hostOffset[copy.copy];
+  copy.bytes = getTensorBytes(host.getType());
+  return copy;
+}
+
 /// One entry per op: tensors, attributes, and the storage it begins and ends.
 void ModelBuilder::buildOps() {
   const int64_t numOps = timeline.ops.size();
-  std::vector<std::vector<size_t>> dyingAt(numOps);
+  std::vector<std::vector<size_t>> dyingAt(numOps), hostDyingAt(numOps);
   for (auto [index, b] : llvm::enumerate(timeline.buffers))
     if (b.def >= 0 && b.lastUse < numOps && b.bytes > 0)
       dyingAt[b.lastUse].push_back(index);
+  for (auto [index, b] : llvm::enumerate(timeline.hostBuffers))
+    if (b.bytes > 0)
+      hostDyingAt[b.lastUse].push_back(index);
   for (auto [index, op] : llvm::enumerate(timeline.ops)) {
     OpEntry entry;
     entry.index = static_cast<int64_t>(index);
@@ -451,6 +524,24 @@ void ModelBuilder::buildOps() {
     }
     entry.recompute = op->hasAttr(CkptDialect::getRecomputeAttrName());
     entry.view = cast<CostOpInterface>(op).isView();
+    for (size_t buffer : hostDyingAt[index])
+      entry.hostReleases.push_back(
+          {hostOffset[buffer], aligned(timeline.hostBuffers[buffer].bytes)});
+    if (std::optional<CopyEntry> copy = copyOf(op)) {
+      entry.copy = *copy;
+      if (isa<OffloadOp>(op)) {
+        ++model.numOffloads;
+        entry.hostAcquires.push_back({copy->hostOffset, aligned(copy->bytes)});
+      } else if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
+        ++model.numPrefetches;
+        entry.acquires.push_back({copy->deviceOffset, aligned(copy->bytes)});
+      }
+      for (size_t buffer : dyingAt[index])
+        entry.releases.push_back(
+            {bufferOffset[buffer], aligned(timeline.buffers[buffer].bytes)});
+      model.ops.push_back(std::move(entry));
+      continue;
+    }
     for (Value operand : kernelOperands(op))
       entry.operands.push_back(tensorOf(operand));
     for (Value result : op->getResults())
@@ -480,6 +571,27 @@ void ModelBuilder::buildOps() {
       entry.releases.push_back(
           {bufferOffset[buffer], aligned(timeline.buffers[buffer].bytes)});
     model.ops.push_back(std::move(entry));
+  }
+  // The first kernel reading a prefetched buffer (directly or through a
+  // view) waits for its copy.
+  llvm::DenseMap<size_t, int64_t> pendingPrefetch; // buffer -> copy
+  for (auto [index, op] : llvm::enumerate(timeline.ops)) {
+    OpEntry &entry = model.ops[index];
+    if (entry.copy) {
+      if (entry.copy->kind == CopyEntry::Kind::Prefetch)
+        pendingPrefetch[timeline.bufferOf.lookup(op->getResult(0))] =
+            entry.copy->copy;
+      continue;
+    }
+    if (entry.view)
+      continue;
+    for (Value operand : op->getOperands()) {
+      auto it = pendingPrefetch.find(timeline.bufferOf.lookup(operand));
+      if (it == pendingPrefetch.end())
+        continue;
+      entry.awaitsPrefetches.push_back(it->second);
+      pendingPrefetch.erase(it);
+    }
   }
 }
 

@@ -48,6 +48,24 @@ struct Range {
   int64_t bytes = 0;
 };
 
+/// A copy between the device arena and the host arena: `ckpt.offload`
+/// (device to host), `ckpt.offload_wait` (the compute stream waits for that
+/// copy) or `ckpt.prefetch` (host to a new device buffer).
+struct CopyEntry {
+  enum class Kind { Offload, Wait, Prefetch };
+  Kind kind = Kind::Offload;
+  /// The offload the copy belongs to: its index among the step's offloads,
+  /// in program order.
+  int64_t copy = 0;
+  /// The device range copied from (offload) or to (prefetch); -1 for a
+  /// wait.
+  int64_t deviceOffset = -1;
+  /// The host buffer's offset in the host arena.
+  int64_t hostOffset = 0;
+  /// Bytes copied (the tensor's own size).
+  int64_t bytes = 0;
+};
+
 /// One op of the step, in program order.
 struct OpEntry {
   int64_t index = 0;
@@ -71,6 +89,14 @@ struct OpEntry {
   /// Storage that begins (before the call) and ends (after it) at this op.
   std::vector<Range> acquires;
   std::vector<Range> releases;
+  /// A copy op: what it copies (no kernel call), and the host arena ranges
+  /// that begin and end at it.
+  std::optional<CopyEntry> copy;
+  std::vector<Range> hostAcquires;
+  std::vector<Range> hostReleases;
+  /// Prefetches (their copy numbers) this op is the first to read: it waits
+  /// for them before its kernel runs.
+  std::vector<int64_t> awaitsPrefetches;
   /// In-place reuses at this op: "%result takes over the storage of %operand".
   std::vector<std::string> inPlaceNotes;
 };
@@ -148,6 +174,12 @@ struct StepModel {
   int64_t numKernelCalls = 0;
   int64_t numRecomputedOps = 0;
   int64_t numInPlace = 0;
+  /// The host arena (`ckpt.host_arena_size`; 0 without copies), the peak of
+  /// its aligned bytes live at once, and the copies each way.
+  int64_t hostArenaSize = 0;
+  int64_t hostLowerBound = 0;
+  int64_t numOffloads = 0;
+  int64_t numPrefetches = 0;
 };
 
 /// Reads `func`; reports every problem as a diagnostic and fails if any.

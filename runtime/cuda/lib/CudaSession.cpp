@@ -247,13 +247,43 @@ CudaSession::CudaSession(const CudaStepProgram &program,
   bind(step.arguments, step.numArguments, s.argumentPtrs);
   bind(step.results, step.numResults, s.resultPtrs);
   s.stats.boundBufferBytes = s.ownedBufferBytes;
+  // Offload: pinned host memory (so that copies run asynchronously at the
+  // link's rate), a stream per direction and an event per copy and way.
+  if (step.hostArenaSize > 0)
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void **>(&s.hostArena),
+                             step.hostArenaSize, cudaHostAllocDefault));
+  s.stats.hostArenaBytes = step.hostArenaSize;
+  if (step.numOffloads > 0) {
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s.toHost, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s.toDevice, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaEventCreateWithFlags(&s.mark, cudaEventDisableTiming));
+    for (uint64_t i = 0; i < step.numOffloads; ++i)
+      for (auto *events : {&s.offloadDone, &s.prefetchDone}) {
+        cudaEvent_t e;
+        CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        events->push_back(e);
+      }
+  }
 }
 
 CudaExecContext::Impl::~Impl() {
   if (stream)
     cudaStreamSynchronize(stream);
+  for (cudaStream_t copyStream : {toHost, toDevice})
+    if (copyStream) {
+      cudaStreamSynchronize(copyStream);
+      cudaStreamDestroy(copyStream);
+    }
   for (cudaEvent_t e : events)
     cudaEventDestroy(e);
+  for (const std::vector<cudaEvent_t> *list :
+       {&offloadDone, &prefetchDone, &copyEvents})
+    for (cudaEvent_t e : *list)
+      cudaEventDestroy(e);
+  if (mark)
+    cudaEventDestroy(mark);
+  if (hostArena)
+    cudaFreeHost(hostArena);
   for (void *p : ownedBuffers)
     cudaFree(p);
   if (scratchOwned)
@@ -341,6 +371,13 @@ void CudaSession::run() {
   st.forwardSeconds = st.recomputeSeconds = st.backwardSeconds =
       st.optimizerSeconds = st.stepSeconds = 0;
   s.ledger.reset(prog.step.arenaSize);
+  s.hostLedger.reset(prog.step.hostArenaSize);
+  s.copyState.assign(prog.step.numOffloads, 0);
+  s.prefetched.assign(prog.step.numOffloads, 0);
+  st.offloads = st.prefetches = st.bytesToHost = st.bytesToDevice = 0;
+  st.toHostSeconds = st.toDeviceSeconds = 0;
+  s.copyPairsUsed = 0;
+  s.copyDirection.clear();
   s.eventPairsUsed = 0;
   s.eventPhase.clear();
   auto start = std::chrono::steady_clock::now();
@@ -348,11 +385,26 @@ void CudaSession::run() {
     prog.run(*this);
   } catch (...) {
     s.currentOp = nullptr;
-    cudaStreamSynchronize(s.stream); // Leave no work in flight.
+    // Leave no work in flight.
+    for (cudaStream_t stream : {s.stream, s.toHost, s.toDevice})
+      if (stream)
+        cudaStreamSynchronize(stream);
     throw;
   }
   CHECK_CUDA(cudaStreamSynchronize(s.stream));
+  for (cudaStream_t copyStream : {s.toHost, s.toDevice})
+    if (copyStream)
+      CHECK_CUDA(cudaStreamSynchronize(copyStream));
+  for (size_t copy = 0; copy < s.copyState.size(); ++copy)
+    if (s.copyState[copy] == 1)
+      throw CudaError("plan error at the end of the step: copy " +
+                      std::to_string(copy) +
+                      " was offloaded but never waited for");
   s.ledger.finish();
+  st.hostPeakBytesInUse = s.hostLedger.peakBytesInUse();
+  if (!s.hostLedger.violation().empty())
+    throw CudaError("plan error at the end of the step: host arena: " +
+                    s.hostLedger.takeViolation());
   st.peakBytesInUse = s.ledger.peakBytesInUse();
   st.highWaterBytes = s.ledger.highWaterBytes();
   st.segmentsRun = s.ledger.segmentsRun();
@@ -370,6 +422,13 @@ void CudaSession::run() {
     float ms = 0;
     CHECK_CUDA(cudaEventElapsedTime(&ms, s.events[2 * p], s.events[2 * p + 1]));
     *slots[s.eventPhase[p]] += ms * 1e-3;
+  }
+  for (size_t p = 0; p < s.copyPairsUsed; ++p) {
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, s.copyEvents[2 * p],
+                                    s.copyEvents[2 * p + 1]));
+    (s.copyDirection[p] == 0 ? st.toHostSeconds : st.toDeviceSeconds) +=
+        ms * 1e-3;
   }
   size_t freeBytes = 0, totalBytes = 0;
   CHECK_CUDA(cudaMemGetInfo(&freeBytes, &totalBytes));

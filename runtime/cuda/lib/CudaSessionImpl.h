@@ -40,6 +40,23 @@ struct CudaExecContext::Impl {
   cublasLtHandle_t blasLt = nullptr;
   std::map<std::string, GemmAlgo> gemmAlgos;
 
+  /// Offload: the pinned host arena, its accounting, the two copy streams,
+  /// per copy the events of its copy out and its copy back, one event that
+  /// marks a point of a stream for another to wait on (re-recorded each
+  /// time: a wait takes the record before it), per copy its state this step
+  /// (0: none, 1: offloaded, 2: waited) and whether it was copied back, and
+  /// event pairs timing the copies (with timeCopies; 0: to host, 1: to
+  /// device).
+  char *hostArena = nullptr;
+  ArenaLedger hostLedger;
+  cudaStream_t toHost = nullptr, toDevice = nullptr;
+  std::vector<cudaEvent_t> offloadDone, prefetchDone;
+  cudaEvent_t mark = nullptr;
+  std::vector<uint8_t> copyState, prefetched;
+  std::vector<cudaEvent_t> copyEvents;
+  std::vector<int> copyDirection;
+  size_t copyPairsUsed = 0;
+
   /// Lifetime accounting (the host Session's): its first plan violation is
   /// raised before the next kernel call (naming it) or at the end of the step.
   ArenaLedger ledger;

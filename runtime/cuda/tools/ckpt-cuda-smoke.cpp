@@ -287,7 +287,7 @@ const CudaStepProgram &smokeProgram() {
   static const CudaStepProgram program = {
       StepProgram{"ckpt_cuda_smoke", layout.size, layout.size, 256, 20, 0, 0,
                   arguments, sizeof arguments / sizeof arguments[0], results,
-                  sizeof results / sizeof results[0], nullptr},
+                  sizeof results / sizeof results[0], nullptr, 0, 0, 0},
       runStep, -1};
   return program;
 }

@@ -65,3 +65,11 @@ func.func @prefetch_type(%x: tensor<4xf32>) -> tensor<2x2xf32> {
   %y = "ckpt.prefetch"(%h) <{phase = 1 : i32}> : (tensor<4xf32>) -> tensor<2x2xf32>
   return %y : tensor<2x2xf32>
 }
+
+// -----
+
+// ckpt.offload_link names the host link of a step's copies: a string.
+// expected-error @+1 {{'ckpt.offload_link' must be a non-empty string on a func.func}}
+func.func @link_not_a_string() attributes {ckpt.offload_link = 3 : i64} {
+  return
+}

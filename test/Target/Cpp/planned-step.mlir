@@ -128,7 +128,9 @@
 // CHECK-LABEL: extern "C" const ckpt::rt::StepProgram *ckpt_step_segment_step() {
 // CHECK-NEXT: static const ckpt::rt::StepProgram program = {
 // CHECK-NEXT: "segment_step", 2304, 2304, 256, 10, 2, 1,
-// CHECK-NEXT: kArguments, 4, kResults, 2, &run};
+// CHECK-NEXT: kArguments, 4, kResults, 2, &run,
+// No copies: no host arena, no planned host peak, no offloads.
+// CHECK-NEXT: 0, 0, 0};
 // CHECK-LABEL: extern "C" const ckpt::rt::StepProgram *ckpt_step_program() {
 // CHECK-NEXT: return ckpt_step_segment_step();
 

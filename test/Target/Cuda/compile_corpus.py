@@ -52,6 +52,14 @@ def check_describe(text, plan):
     m = re.search(r"^device scratch (\d+) bytes at arena offset (\d+)$", text, re.M)
     if not m or (int(m.group(1)), int(m.group(2))) != (scratch["bytes"], scratch["offset"]):
         problems.append("device scratch line does not match the plan")
+    host = plan.get("host")
+    m = re.search(r"^host arena (\d+) bytes, planned host peak (\d+) bytes, (\d+) offloads$",
+                  text, re.M)
+    if host and (not m or (int(m.group(1)), int(m.group(2)), int(m.group(3))) != (
+            host["arena_bytes"], host["planned_peak_bytes"], host["offloads"])):
+        problems.append("host arena line does not match the plan")
+    if not host and m:
+        problems.append("a host arena line, but the plan offloads nothing")
     if "run present" not in text:
         problems.append("no device run function")
     args = len(re.findall(r"^argument \d+: ", text, re.M))
@@ -94,9 +102,12 @@ def check_step(a, runner, graph, stem, name, options):
         return f"FAIL {label}: " + "; ".join(problems) + "\n" + described.stdout[-1500:]
     counts = plan["counts"]
     scratch = plan["device_scratch"]
+    host = plan.get("host")
+    copies = (f", {host['offloads']} offloads, host arena {host['arena_bytes']} B"
+              if host else "")
     return (f"ok {label}: {counts['ops']} ops, {counts['recomputed_ops']} recomputed in "
             f"{counts['segments']} segments, device arena {scratch['device_arena_bytes']} B, "
-            f"scratch {'in the plan' if scratch['planned'] else 'after the arena'}")
+            f"scratch {'in the plan' if scratch['planned'] else 'after the arena'}{copies}")
 
 
 def main(argv=None):

@@ -130,6 +130,7 @@ static LogicalResult verifyMemoryPlanAttribute(Operation *op,
   if (name == CkptDialect::getWorkspaceOffsetAttrName() ||
       name == CkptDialect::getArenaSizeAttrName() ||
       name == CkptDialect::getArenaLowerBoundAttrName() ||
+      name == CkptDialect::getHostArenaSizeAttrName() ||
       name == CkptDialect::getParameterRegionAttrName() ||
       name == CkptDialect::getDeviceWorkspaceAttrName() ||
       name == CkptDialect::getDeviceWorkspaceOffsetAttrName()) {
@@ -159,6 +160,13 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == kBudgetAttrName)
     return verifyBudgetAttribute(op, attr.getValue());
+  if (attr.getName() == getOffloadLinkAttrName()) {
+    auto link = dyn_cast<StringAttr>(attr.getValue());
+    if (!link || link.getValue().empty() || !isa<func::FuncOp>(op))
+      return op->emitError() << "'ckpt.offload_link' must be a non-empty "
+                                "string on a func.func";
+    return success();
+  }
   LogicalResult planned = verifyMemoryPlanAttribute(op, attr, handled);
   if (handled)
     return planned;

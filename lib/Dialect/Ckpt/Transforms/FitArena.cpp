@@ -71,6 +71,7 @@ ModuleOp FitArenaPass::attempt(func::FuncOp func,
   PlaceCheckpointsPassOptions place;
 #define CKPT_PLACEMENT_OPTION(TYPE, FIELD, ARG, DEFAULT, DESC)                  \
   place.FIELD = FIELD;
+#define CKPT_OFFLOAD_OPTION CKPT_PLACEMENT_OPTION
 #include "ckpt/PipelineOptions.def"
   place.budget = BudgetOption();
   place.alignment = alignment;
@@ -101,7 +102,10 @@ void FitArenaPass::runOnOperation() {
     if (!func.isExternal())
       funcs.push_back(func);
   for (func::FuncOp func : funcs)
-    if (failed(rejectHostCopies(func, "ckpt-fit-arena")) ||
+    if (failed(rejectHostCopies(
+            func, "ckpt-fit-arena",
+            "it places checkpoints (with offload= too) on a step without "
+            "copies, and this one is placed already")) ||
         failed(fitFunction(func)))
       return signalPassFailure();
 }

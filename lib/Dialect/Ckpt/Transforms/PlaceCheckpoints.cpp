@@ -520,6 +520,9 @@ void PlaceCheckpointsPass::placeWithCopies(func::FuncOp func,
   }
   MaterializedOffload written =
       materializeOffloadSchedule(func, p, copies.schedule, eval);
+  // The link the copies were planned for, which the report prices them with.
+  func->setAttr(CkptDialect::getOffloadLinkAttrName(),
+                StringAttr::get(&getContext(), offload));
   numRecomputed += written.recomputedOps;
   numOffloaded += written.offloads;
   // Independent check: the memory simulation of the rewritten IR, device
@@ -549,7 +552,8 @@ void PlaceCheckpointsPass::placeWithCopies(func::FuncOp func,
         "({5} bytes, {6:f3}x of the no-recompute peak); offloads {7} values "
         "over {8}: {9} to the host and {10} back, host peak {11} ({12} "
         "bytes); recomputes {13} ops; step time {14:f1}% over the plain "
-        "step ({15:f1}% recomputation, {16:f1}% exposed copies)",
+        "step ({15:f1}% recomputation, {16:f1}% exposed copies); the copies "
+        "take {17:f3} ms to the host and {18:f3} ms back",
         func.getSymName(), formatBytes(limit), limit,
         stringifyBudgetScope(scope), formatBytes(checked.bytes), checked.bytes,
         double(checked.bytes) / double(std::max<int64_t>(1, reference)),
@@ -557,7 +561,8 @@ void PlaceCheckpointsPass::placeWithCopies(func::FuncOp func,
         formatBytes(eval.bytesToDevice), formatBytes(timeline->hostPeakBytes),
         timeline->hostPeakBytes, written.recomputedOps, 100.0 * overhead,
         100.0 * eval.recomputeSeconds / base,
-        100.0 * eval.exposedCopySeconds / base);
+        100.0 * eval.exposedCopySeconds / base, 1e3 * eval.toHostSeconds,
+        1e3 * eval.toDeviceSeconds);
     if (summary)
       emitRemark(UnknownLoc::get(&getContext()))
           << "ckpt-place-checkpoints: " << text;

@@ -49,6 +49,10 @@ struct FunctionPlan {
   /// `separate-parameters`), 1 for the rest.
   std::vector<int> region;
   plan::MemoryPlan plan;
+  /// The host arena: one buffer per `MemoryTimeline::hostBuffers` entry, in
+  /// order (empty without copies).
+  plan::PlanProblem hostProblem;
+  plan::MemoryPlan hostPlan;
   int64_t parameterRegion = 0;
   double seconds = 0;
 };
@@ -197,12 +201,26 @@ FailureOr<FunctionPlan> PlanMemoryPass::planFunction(func::FuncOp func,
                                ? params.offsets[i]
                                : rest.offsets[i] + params.arenaSize;
   }
+  // The host buffers (offloaded values) in an arena of their own, pinned
+  // host memory at run time.
+  fp.hostProblem.alignment = alignment;
+  for (const Buffer &buffer : t.hostBuffers)
+    fp.hostProblem.buffers.push_back(
+        {buffer.bytes, buffer.def, buffer.lastUse, -1});
+  if (!fp.hostProblem.buffers.empty())
+    fp.hostPlan = plan::planMemory(fp.hostProblem, options);
   fp.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                              begin)
                    .count();
   if (verify) {
     std::string why =
         plan::checkPlan(fp.problem, fp.plan.offsets, fp.plan.arenaSize);
+    if (why.empty() && !fp.hostProblem.buffers.empty()) {
+      why = plan::checkPlan(fp.hostProblem, fp.hostPlan.offsets,
+                            fp.hostPlan.arenaSize);
+      if (!why.empty())
+        why = "host arena: " + why;
+    }
     if (!why.empty()) {
       emitError(func.getLoc())
           << "ckpt-plan-memory: internal error: the plan of @"
@@ -238,8 +256,14 @@ static void attachPlan(func::FuncOp func, const MemoryTimeline &t,
     if (op->getNumResults() == 0)
       continue;
     SmallVector<int64_t> offsets;
-    for (Value result : op->getResults())
-      offsets.push_back(offsetOfTimelineBuffer[t.bufferOf.lookup(result)]);
+    for (Value result : op->getResults()) {
+      // An offload's result is in the host arena.
+      auto host = t.hostBufferOf.find(result);
+      offsets.push_back(
+          host != t.hostBufferOf.end()
+              ? fp.hostPlan.offsets[host->second]
+              : offsetOfTimelineBuffer[t.bufferOf.lookup(result)]);
+    }
     op->setAttr(CkptDialect::getOffsetAttrName(),
                 b.getDenseI64ArrayAttr(offsets));
   }
@@ -247,6 +271,11 @@ static void attachPlan(func::FuncOp func, const MemoryTimeline &t,
                 b.getI64IntegerAttr(fp.plan.arenaSize));
   func->setAttr(CkptDialect::getArenaLowerBoundAttrName(),
                 b.getI64IntegerAttr(fp.plan.lowerBound));
+  if (!fp.hostProblem.buffers.empty())
+    func->setAttr(CkptDialect::getHostArenaSizeAttrName(),
+                  b.getI64IntegerAttr(fp.hostPlan.arenaSize));
+  else
+    func->removeAttr(CkptDialect::getHostArenaSizeAttrName());
   if (fp.parameterRegion > 0)
     func->setAttr(CkptDialect::getParameterRegionAttrName(),
                   b.getI64IntegerAttr(fp.parameterRegion));
@@ -294,18 +323,29 @@ static llvm::json::Object planJson(func::FuncOp func, const MemoryTimeline &t,
       entry["in_place_of"] = pb.inPlaceOf;
     buffers.push_back(std::move(entry));
   }
-  return llvm::json::Object{
-      {"function", func.getSymName().str()},
-      {"arena_bytes", fp.plan.arenaSize},
-      {"lower_bound_bytes", fp.plan.lowerBound},
-      {"ratio", arenaRatio(fp.plan)},
-      {"parameter_region_bytes", fp.parameterRegion},
-      {"alignment", fp.problem.alignment},
-      {"method", fp.plan.method},
-      {"proven_optimal", fp.plan.provenOptimal},
-      {"in_place_buffers", fp.plan.inPlaceBuffers},
-      {"plan_seconds", fp.seconds},
-      {"buffers", std::move(buffers)}};
+  llvm::json::Array hostBuffers;
+  for (auto [i, pb] : llvm::enumerate(fp.hostProblem.buffers))
+    hostBuffers.push_back(llvm::json::Object{
+        {"offset", fp.hostPlan.offsets[i]},
+        {"bytes", pb.size},
+        {"first_step", pb.start},
+        {"last_step", pb.end},
+        {"op_index", pb.start},
+        {"op", t.ops[pb.start]->getName().getStringRef().str()}});
+  return llvm::json::Object{{"function", func.getSymName().str()},
+                            {"host_arena_bytes", fp.hostPlan.arenaSize},
+                            {"host_lower_bound_bytes", fp.hostPlan.lowerBound},
+                            {"host_buffers", std::move(hostBuffers)},
+                            {"arena_bytes", fp.plan.arenaSize},
+                            {"lower_bound_bytes", fp.plan.lowerBound},
+                            {"ratio", arenaRatio(fp.plan)},
+                            {"parameter_region_bytes", fp.parameterRegion},
+                            {"alignment", fp.problem.alignment},
+                            {"method", fp.plan.method},
+                            {"proven_optimal", fp.plan.provenOptimal},
+                            {"in_place_buffers", fp.plan.inPlaceBuffers},
+                            {"plan_seconds", fp.seconds},
+                            {"buffers", std::move(buffers)}};
 }
 
 /// The largest alignment= accepted (1 GiB).
@@ -329,8 +369,6 @@ void PlanMemoryPass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    if (failed(rejectHostCopies(func, "ckpt-plan-memory")))
-      return signalPassFailure();
     FailureOr<MemoryTimeline> timeline = computeMemoryTimeline(func);
     if (failed(timeline))
       return signalPassFailure();
@@ -341,12 +379,19 @@ void PlanMemoryPass::runOnOperation() {
     if (explain)
       emitRemark(func.getLoc())
           << "memory plan: arena=" << fp->plan.arenaSize
-          << " lower-bound=" << fp->plan.lowerBound << " ratio="
-          << llvm::formatv("{0:f4}", arenaRatio(fp->plan)).str()
+          << " lower-bound=" << fp->plan.lowerBound
+          << " ratio=" << llvm::formatv("{0:f4}", arenaRatio(fp->plan)).str()
           << " buffers=" << fp->problem.buffers.size()
           << " in-place=" << fp->plan.inPlaceBuffers
           << " method=" << fp->plan.method
-          << (fp->plan.provenOptimal ? " optimal" : "");
+          << (fp->plan.provenOptimal ? " optimal" : "")
+          << (fp->hostProblem.buffers.empty()
+                  ? std::string()
+                  : " host-arena=" + std::to_string(fp->hostPlan.arenaSize) +
+                        " host-lower-bound=" +
+                        std::to_string(fp->hostPlan.lowerBound) +
+                        " host-buffers=" +
+                        std::to_string(fp->hostProblem.buffers.size()));
     if (!output.empty())
       functions.push_back(planJson(func, *timeline, *fp));
     attachPlan(func, *timeline, *fp);

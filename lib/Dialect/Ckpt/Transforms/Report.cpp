@@ -48,11 +48,15 @@ struct ReportPass : public mlir::ckpt::impl::ReportPassBase<ReportPass> {
     }
     RooflineCostModel model(*hardware);
 
-    for (auto func : module.getOps<func::FuncOp>())
-      if (failed(rejectHostCopies(func, "ckpt-report")))
-        return signalPassFailure();
-    if (html)
+    if (html) {
+      for (auto func : module.getOps<func::FuncOp>())
+        if (failed(rejectHostCopies(
+                func, "ckpt-report html",
+                "the page places checkpoints itself, on a step without "
+                "copies; ckpt-report without html describes the copies")))
+          return signalPassFailure();
       return runHtml(model);
+    }
 
     std::vector<StepReport> reports;
     for (auto func : module.getOps<func::FuncOp>()) {

@@ -1,4 +1,5 @@
-//===- Program.h - The contract between generated steps and the runtime -*- C++ -*-===//
+//===- Program.h - The contract between generated steps and the runtime -*- C++
+//-*-===//
 //
 // A generated training step (`ckpt-opt --emit=cpp`) is one C++ translation
 // unit that defines a `StepProgram`: the arena size and bindings the memory
@@ -29,6 +30,14 @@
 //   every value after its last use; an in-place result re-acquires exactly
 //   its operand's range before that operand is released (counted once).
 //   Step results are never released.
+// - Offload (docs/runtime.md): `ckpt.offload` acquires its host buffer in
+//   the host arena and calls `offload` (device to host); `ckpt.offload_wait`
+//   calls `waitOffload`, after which the source's device range may be
+//   released; `ckpt.prefetch` acquires its device result and calls
+//   `prefetch` (host to device), and the first kernel reading the prefetched
+//   value calls `waitPrefetch` before its call; a host buffer is released
+//   after its last prefetch. Copies are numbered by their offload, in
+//   program order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CKPT_RUNTIME_PROGRAM_H
@@ -105,6 +114,12 @@ struct StepProgram {
   uint64_t numResults;
   /// Runs one step: `ctx` already holds the arena and the bound buffers.
   void (*run)(ExecContext &ctx);
+  /// Bytes of the host arena holding offloaded values
+  /// (`ckpt.host_arena_size`), the plan's peak of its bytes live at once,
+  /// and the number of offloads; all 0 for a step without copies.
+  uint64_t hostArenaSize;
+  uint64_t plannedHostPeakBytes;
+  uint64_t numOffloads;
 };
 
 /// What a generated step calls. Implemented by the runtime (Session.cpp).
@@ -126,6 +141,22 @@ public:
   void acquire(uint64_t offset, uint64_t bytes);
   /// Ends the lifetime of the value at `[offset, offset + bytes)`.
   void release(uint64_t offset, uint64_t bytes);
+  /// The host arena's accounting, as `acquire` / `release` for the arena.
+  void acquireHost(uint64_t offset, uint64_t bytes);
+  void releaseHost(uint64_t offset, uint64_t bytes);
+  /// Starts copy `copy`: `bytes` bytes from the arena at `deviceOffset` to
+  /// the host arena at `hostOffset`.
+  void offload(const OpInfo &op, uint64_t copy, uint64_t deviceOffset,
+               uint64_t hostOffset, uint64_t bytes);
+  /// Orders the ops after it after copy `copy` (offloaded before).
+  void waitOffload(const OpInfo &op, uint64_t copy);
+  /// Copies `bytes` bytes of copy `copy`'s host buffer at `hostOffset` into
+  /// the arena at `deviceOffset`.
+  void prefetch(const OpInfo &op, uint64_t copy, uint64_t hostOffset,
+                uint64_t deviceOffset, uint64_t bytes);
+  /// Called by the first op reading a prefetch of copy `copy`, before its
+  /// kernel: it runs once the data is there.
+  void waitPrefetch(const OpInfo &op, uint64_t copy);
   /// Brackets the ops of recompute segment `id`.
   void beginSegment(int id);
   void endSegment(int id);
@@ -136,6 +167,7 @@ public:
 protected:
   ExecContext() = default;
   char *arenaBase = nullptr;
+  char *hostArenaBase = nullptr;
   uint64_t baseSeed = 0;
 };
 

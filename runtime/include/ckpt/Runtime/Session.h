@@ -39,6 +39,15 @@ struct Stats {
   /// Wall time per phase, in seconds: forward, recompute, backward, optimizer.
   double forwardSeconds = 0, recomputeSeconds = 0, backwardSeconds = 0,
          optimizerSeconds = 0;
+  /// The host arena (offloaded values): its bytes and the peak of its bytes
+  /// held at once (acquireHost / releaseHost).
+  uint64_t hostArenaBytes = 0;
+  uint64_t hostPeakBytesInUse = 0;
+  /// Copies each way, their bytes, and their wall time (on the host runtime
+  /// a copy is a memcpy on the calling thread).
+  uint64_t offloads = 0, prefetches = 0;
+  uint64_t bytesToHost = 0, bytesToDevice = 0;
+  double copySeconds = 0;
 };
 
 /// One line with every field of `stats` ("arena=... peak-in-use=... ").

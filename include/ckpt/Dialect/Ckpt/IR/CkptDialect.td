@@ -54,6 +54,13 @@ def Ckpt_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getArenaSizeAttrName() { return "ckpt.arena_size"; }
     /// Memory plan: i64 lower bound on the arena (peak of live aligned bytes).
     static constexpr ::llvm::StringLiteral getArenaLowerBoundAttrName() { return "ckpt.arena_lower_bound"; }
+    /// Memory plan: i64 size of the host arena that holds the results of
+    /// `ckpt.offload` (whose `ckpt.offset` is in it); absent without copies.
+    static constexpr ::llvm::StringLiteral getHostArenaSizeAttrName() { return "ckpt.host_arena_size"; }
+    /// On a `func.func` placed with `offload=<link>`: the host link its
+    /// copies were planned for (a string, `pcie-gen5`), which `ckpt-report`
+    /// prices them with.
+    static constexpr ::llvm::StringLiteral getOffloadLinkAttrName() { return "ckpt.offload_link"; }
     /// Memory plan: i64 size of the parameter region at the arena's start.
     static constexpr ::llvm::StringLiteral getParameterRegionAttrName() { return "ckpt.parameter_region_size"; }
     /// On a `func.func`: i64 bytes of device scratch the target runtime needs

@@ -34,11 +34,8 @@ Operation *findCopyOp(Operation *func);
 /// Fails with an error at the first copy op of `func` if it has one, saying
 /// that `stage` (a pass or output) does not take host offload yet, and
 /// `reason`.
-LogicalResult rejectHostCopies(
-    Operation *func, llvm::StringRef stage,
-    llvm::StringRef reason = "it takes steps whose buffers are all on the "
-                             "device; place checkpoints without offload= "
-                             "for it");
+LogicalResult rejectHostCopies(Operation *func, llvm::StringRef stage,
+                               llvm::StringRef reason);
 
 } // namespace mlir::ckpt
 

@@ -96,8 +96,15 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
     JSON (`{"version": 1, "functions": [...]}`; fields in
     docs/cost-model.md). It also states `budget-scope` and the peak in that
     scope (the whole step, or with `activations` only saved activations,
-    backward temporaries and op workspace) with the op where it occurs. The
-    report goes to `output` (default stdout). The pass reads the IR only.
+    backward temporaries and op workspace) with the op where it occurs. For
+    a step placed with `offload=<link>` it states the copies: the values
+    offloaded (the 10 largest with their locations), the bytes each way,
+    the host peak, and for the link the placement recorded
+    (`ckpt.offload_link`) the copies' time each way and the time the compute
+    stream waits for them, simulated on the IR's op order with the cost
+    model's op times (lib/Analysis/OffloadReport.cpp; JSON `"offload"`).
+    The report goes to `output` (default stdout). The pass reads the IR
+    only.
 
     With `html`, writes one self-contained HTML page instead (inline SVG,
     no script): per step, the memory timeline stacked by buffer kind, and
@@ -107,7 +114,7 @@ def ReportPass : Pass<"ckpt-report", "::mlir::ModuleOp"> {
     recomputed ops by module scope, and the budget -> overhead frontier
     (`frontier-points` budgets, as `ckpt-pareto` solves it) with the
     plan marked. On a step that already carries a plan, the page shows it
-    as it is.
+    as it is; a step with copies is refused (the page does not draw them).
 
     `ckpt-opt model.json --ckpt-report`, `--ckpt-report=json`,
     `--ckpt-report="profile=a100-80gb output=report.txt"`,
@@ -488,6 +495,11 @@ def FitArenaPass : Pass<"ckpt-fit-arena", "::mlir::ModuleOp"> {
            "Hardware profile for the time objective (h100-sxm, h200, a100-80gb or a .json file)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Time limit of the exact engine (MILP), in seconds">,
+    Option<"offload", "offload", "std::string", /*default=*/"\"\"",
+           "Also consider offloading saved activations to host memory over this link: pcie-gen4, pcie-gen5 or nvlink-c2c (empty: keep or recompute only); needs objective=time and an engine strategy">,
+    Option<"hostBudget", "host-budget", "::mlir::ckpt::BudgetOption",
+           "::mlir::ckpt::BudgetOption()",
+           "With offload: host bytes the offloaded values may hold at once (24GiB, 512MiB; empty: no limit)">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Alignment of the memory plan, in bytes (placement counts buffers at it)">,
     Option<"inPlace", "in-place", "bool", /*default=*/"true",

@@ -102,6 +102,15 @@ struct CudaStats {
          optimizerSeconds = 0;
   /// Wall time of the whole step, launch to synchronization, in seconds.
   double stepSeconds = 0;
+  /// The pinned host arena of offloaded values (`cudaHostAlloc`) and the
+  /// peak of its bytes held at once (acquireHost / releaseHost).
+  uint64_t hostArenaBytes = 0;
+  uint64_t hostPeakBytesInUse = 0;
+  /// Copies each way and their bytes; with `timeCopies`, the GPU time of
+  /// the copies on each copy stream (cudaEvent pairs), in seconds.
+  uint64_t offloads = 0, prefetches = 0;
+  uint64_t bytesToHost = 0, bytesToDevice = 0;
+  double toHostSeconds = 0, toDeviceSeconds = 0;
 };
 
 /// Options of a CUDA session.
@@ -116,6 +125,9 @@ struct CudaSessionOptions {
   /// Record a cudaEvent pair around every kernel call and add the elapsed
   /// times per phase to `CudaStats`.
   bool timePhases = false;
+  /// Record a cudaEvent pair around every copy of an offload plan and add
+  /// the elapsed times per direction to `CudaStats`.
+  bool timeCopies = false;
   /// Synchronize after every kernel call, so that an asynchronous fault is
   /// reported with the op that caused it (slow; for debugging).
   bool syncEachOp = false;
@@ -141,6 +153,22 @@ public:
   /// range is an in-place reuse (counted once, reference-counted).
   void acquire(uint64_t offset, uint64_t bytes);
   void release(uint64_t offset, uint64_t bytes);
+  /// Offload (conventions in ckpt/Runtime/Program.h): the host arena's
+  /// accounting; copy `copy` to the host on the device-to-host stream, after
+  /// the work enqueued so far (and after every earlier copy back, whose host
+  /// range it may reuse); the compute stream waiting for that copy; copy
+  /// `copy` back on the host-to-device stream, after the work enqueued so
+  /// far (its device range may have held another value) and after the copy
+  /// out; and the compute stream waiting for the copy back, called by its
+  /// first reader.
+  void acquireHost(uint64_t offset, uint64_t bytes);
+  void releaseHost(uint64_t offset, uint64_t bytes);
+  void offload(const OpInfo &op, uint64_t copy, uint64_t deviceOffset,
+               uint64_t hostOffset, uint64_t bytes);
+  void waitOffload(const OpInfo &op, uint64_t copy);
+  void prefetch(const OpInfo &op, uint64_t copy, uint64_t hostOffset,
+                uint64_t deviceOffset, uint64_t bytes);
+  void waitPrefetch(const OpInfo &op, uint64_t copy);
   /// Brackets the ops of recompute segment `id`.
   void beginSegment(int id);
   void endSegment(int id);
