@@ -23,9 +23,14 @@ void mlir::ckpt::buildCkptPipeline(OpPassManager &pm,
     reserve.size = options.deviceWorkspace;
     pm.addNestedPass<func::FuncOp>(createReserveDeviceWorkspacePass(reserve));
   }
-  if (options.chunkLossHead != 1) {
+  // A loss head is chunked as asked, or by default only when the budget is
+  // below its proven floor.
+  bool whenNeeded = options.chunkLossHead == 1 && options.chunkWhenInfeasible &&
+                    options.budget.getValue().getBudget().has_value();
+  if (options.chunkLossHead != 1 || whenNeeded) {
     ChunkLossHeadPassOptions chunk;
-    chunk.chunks = options.chunkLossHead;
+    chunk.chunks = whenNeeded ? 0 : options.chunkLossHead;
+    chunk.whenNeeded = whenNeeded;
     chunk.budgetScope = options.budgetScope;
     chunk.budget = options.budget;
     chunk.objective = options.objective;

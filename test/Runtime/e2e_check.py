@@ -77,8 +77,11 @@ TIME_LIMIT = 60.0
 
 def pipeline(strategy: str, budget: str | None, chunks: int = 0,
              offload: str | None = None) -> str:
+    # Chunking is this script's choice (--chunk-loss-head), never the
+    # pipeline's: a step chunked at some budgets only would not be
+    # bit-identical to the unchunked no-recompute step.
     opts = [f"strategy={strategy}", "plan-memory", "verify-plan", "budget-scope=activations",
-            f"time-limit={TIME_LIMIT:g}"]
+            f"time-limit={TIME_LIMIT:g}", "chunk-when-infeasible=false"]
     if offload:
         opts.append(f"offload={offload}")
     if budget:
@@ -102,7 +105,7 @@ def proven_floor(args, graph: str, chunks: int) -> int | None:
     """The floor ckpt-opt proves in budget-scope=activations, in bytes."""
     r = run([args.ckpt_opt, graph, "--emit=none",
              f"--ckpt-pipeline=chunk-loss-head={chunks or 1} budget=0.001x "
-             "budget-scope=activations"])
+             "budget-scope=activations chunk-when-infeasible=false"])
     m = re.search(r"every plan needs at least [^(]*\((\d+) bytes", r.stderr)
     return int(m.group(1)) if m else None
 

@@ -14,11 +14,15 @@
 // More chunks than rows: one row each.
 // RUN: ckpt-opt %s --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{chunks=64 explain=true}))' -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=MANY
 // ckpt-pipeline runs it first with chunk-loss-head= other than 1, with the
-// pipeline's budget, budget-scope, objective and profile; by default it
-// does not.
+// pipeline's budget, budget-scope, objective and profile; by default, with
+// a budget, it runs it with when-needed (a head chunked only when its floor
+// is over the budget: test/Transforms/pipeline-chunk-when-infeasible.test);
+// chunk-when-infeasible=false turns that off.
 // RUN: ckpt-opt %S/../../examples/graphs/mlp32.tiny.json --pass-pipeline='builtin.module(ckpt-pipeline{chunk-loss-head=0 budget-scope=activations budget=0.9x})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// RUN: ckpt-opt %S/../../examples/graphs/mlp32.tiny.json --pass-pipeline='builtin.module(ckpt-pipeline{budget=0.9x budget-scope=activations})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-OFF
-// PIPELINE: builtin.module(func.func(ckpt-chunk-loss-head{budget=0.9x budget-scope=activations chunks=0 explain=false objective=time profile=h100-sxm}),func.func(ckpt-place-checkpoints{
+// RUN: ckpt-opt %S/../../examples/graphs/mlp32.tiny.json --pass-pipeline='builtin.module(ckpt-pipeline{budget=0.9x budget-scope=activations})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-NEEDED
+// RUN: ckpt-opt %S/../../examples/graphs/mlp32.tiny.json --pass-pipeline='builtin.module(ckpt-pipeline{budget=0.9x budget-scope=activations chunk-when-infeasible=false})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-OFF
+// PIPELINE: builtin.module(func.func(ckpt-chunk-loss-head{budget=0.9x budget-scope=activations chunks=0 explain=false objective=time profile=h100-sxm when-needed=false}),func.func(ckpt-place-checkpoints{
+// PIPELINE-NEEDED: builtin.module(func.func(ckpt-chunk-loss-head{budget=0.9x budget-scope=activations chunks=0 explain=false objective=time profile=h100-sxm when-needed=true}),func.func(ckpt-place-checkpoints{
 // PIPELINE-OFF-NOT: ckpt-chunk-loss-head
 // The rewritten step is planned like any other: the floor in the
 // activations scope drops (no whole logits tensor and gradient at once).

@@ -49,6 +49,7 @@ printedFitOptions(CkptPipelineOptions &options) {
   values.erase("plan-memory");
   values.erase("device-workspace");
   values.erase("chunk-loss-head");
+  values.erase("chunk-when-infeasible");
   return values;
 }
 
@@ -109,11 +110,31 @@ TEST(PipelineOptions, ChunkLossHeadGetsTheBudget) {
   std::string text = builtPipeline(*options);
   EXPECT_NE(text.find("ckpt-chunk-loss-head{budget=1MiB "
                       "budget-scope=activations chunks=0 explain=false "
-                      "objective=flops profile=h200}"),
+                      "objective=flops profile=h200 when-needed=false}"),
             std::string::npos)
       << text;
-  // Off by default.
+  // Without a budget nothing is chunked by default.
   EXPECT_EQ(builtPipeline(CkptPipelineOptions()).find("ckpt-chunk-loss-head"),
+            std::string::npos);
+}
+
+TEST(PipelineOptions, ChunksWhenTheBudgetIsBelowTheHeadsFloor) {
+  // With a budget, by default: the pass chunks only a head that does not
+  // fit it.
+  std::unique_ptr<CkptPipelineOptions> options =
+      CkptPipelineOptions::createFromString("budget=0.5x");
+  ASSERT_TRUE(options);
+  std::string text = builtPipeline(*options);
+  EXPECT_NE(text.find("ckpt-chunk-loss-head{budget=0.5x budget-scope=step "
+                      "chunks=0 explain=false objective=time "
+                      "profile=h100-sxm when-needed=true}"),
+            std::string::npos)
+      << text;
+  // Turned off.
+  options = CkptPipelineOptions::createFromString(
+      "budget=0.5x chunk-when-infeasible=false");
+  ASSERT_TRUE(options);
+  EXPECT_EQ(builtPipeline(*options).find("ckpt-chunk-loss-head"),
             std::string::npos);
 }
 

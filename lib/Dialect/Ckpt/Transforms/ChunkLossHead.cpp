@@ -40,19 +40,23 @@ constexpr int64_t kAutoChunkCounts[] = {2, 4, 8, 16, 32, 64};
 constexpr double kAutoFloorSlack = 0.01;
 
 /// What a candidate rewrite gives the step: its proven floor in the scope,
-/// and with a budget the total cost of the `optimal` plan under it
-/// (infinity when none is found).
+/// with a budget the budget in bytes (resolved against the candidate's own
+/// no-recompute peak) and, when planned, the total cost of the `optimal`
+/// plan under it (infinity when none is found).
 struct Candidate {
   int64_t floor = 0;
+  int64_t budgetBytes = -1;
   double planCost = std::numeric_limits<double>::infinity();
 };
 
 /// Evaluates `func` as a candidate; nothing when its problem cannot be
 /// built (the reason is left to placement to report). With a budget, it is
-/// resolved against `func`'s own no-recompute peak, as placement will.
+/// resolved against `func`'s own no-recompute peak, as placement will, and
+/// with `plan` the step is planned under it.
 std::optional<Candidate> evaluate(func::FuncOp func, BudgetScope scope,
                                   const CostModel *costModel,
-                                  const std::optional<remat::Budget> &budget) {
+                                  const std::optional<remat::Budget> &budget,
+                                  bool plan = true) {
   ScopedDiagnosticHandler quiet(func.getContext(),
                                 [](Diagnostic &) { return success(); });
   RematProblemOptions options;
@@ -69,7 +73,8 @@ std::optional<Candidate> evaluate(func::FuncOp func, BudgetScope scope,
                                 remat::Schedule::identity(problem->problem))
             .peakBytes;
     int64_t bytes = budget->resolve(peak);
-    if (candidate.floor <= bytes) {
+    candidate.budgetBytes = bytes;
+    if (plan && candidate.floor <= bytes) {
       remat::SolveResult plan =
           remat::solve(remat::Strategy::Optimal, problem->problem, bytes, {});
       if (plan.hasSchedule())
@@ -103,9 +108,18 @@ struct ChunkLossHeadPass
     const std::optional<remat::Budget> &plannedBudget =
         budget.getValue().getBudget();
     std::optional<Candidate> asIs =
-        evaluate(func, budgetScope, costModel, plannedBudget);
+        evaluate(func, budgetScope, costModel, plannedBudget, !whenNeeded);
     if (!asIs)
       return 1;
+    std::string scope = stringifyBudgetScope(budgetScope).str();
+    if (whenNeeded && (!plannedBudget || asIs->floor <= asIs->budgetBytes)) {
+      why = plannedBudget
+                ? "its proven floor in budget-scope=" + scope + " (" +
+                      std::to_string(asIs->floor) +
+                      " bytes) is within budget=" + budget.getValue().getText()
+                : "when-needed without a budget";
+      return 1;
+    }
     SmallVector<std::pair<int64_t, Candidate>> tried{{1, *asIs}};
     int64_t rows =
         cast<RankedTensorType>(lossesOf(func)[index].getLogits().getType())
@@ -120,15 +134,24 @@ struct ChunkLossHeadPass
         // More chunks than rows give the same pieces.
         more = rowChunks(rows, count).pieces == count;
         rewriteLossHead(*head, count);
-        if (std::optional<Candidate> candidate =
-                evaluate(trial, budgetScope, costModel, plannedBudget))
+        if (std::optional<Candidate> candidate = evaluate(
+                trial, budgetScope, costModel, plannedBudget, !whenNeeded))
           tried.push_back({count, *candidate});
       }
       trial->erase();
       if (!more)
         break;
+      // When needed: the fewest pieces whose floor fits the budget.
+      if (whenNeeded && tried.back().first == count &&
+          tried.back().second.floor <= tried.back().second.budgetBytes) {
+        why = "the head's proven floor in budget-scope=" + scope + " (" +
+              std::to_string(asIs->floor) +
+              " bytes) is over budget=" + budget.getValue().getText() +
+              "; with " + std::to_string(count) + " chunks it is " +
+              std::to_string(tried.back().second.floor) + " bytes";
+        return count;
+      }
     }
-    std::string scope = stringifyBudgetScope(budgetScope).str();
     // With a budget: the cheapest plan.
     const std::pair<int64_t, Candidate> *cheapest = nullptr;
     for (const auto &entry : tried)

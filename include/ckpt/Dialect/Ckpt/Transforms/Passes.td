@@ -367,7 +367,11 @@ def ChunkLossHeadPass : Pass<"ckpt-chunk-loss-head", "::mlir::func::FuncOp"> {
     running sum of its gradient outweighs them). Heads that do not
     have the form are left as they are; with `explain` a remark at each
     cross-entropy says what was done or why not. `chunks=1` changes
-    nothing.
+    nothing. With `when-needed` (and `chunks=0` and a budget) nothing is
+    planned: a head is chunked only when its proven floor is over the
+    budget, into the fewest of 2, 4, ..., 64 pieces whose floor fits it, or
+    else the count with the lowest floor (the head is left when none lowers
+    it) -- what `ckpt-pipeline` does by default (`chunk-when-infeasible`).
 
     `ckpt-opt gpt2.json --pass-pipeline='builtin.module(func.func(ckpt-chunk-loss-head{budget-scope=activations}))'`
   }];
@@ -381,6 +385,8 @@ def ChunkLossHeadPass : Pass<"ckpt-chunk-loss-head", "::mlir::func::FuncOp"> {
            "With a budget and objective=time: the hardware profile">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at each cross-entropy: chunked, or why not">,
+    Option<"whenNeeded", "when-needed", "bool", /*default=*/"false",
+           "With chunks=0 and a budget: chunk only a head whose proven floor is over the budget, into the fewest pieces whose floor fits it (or those with the lowest floor), comparing floors only">,
   ];
 }
 
