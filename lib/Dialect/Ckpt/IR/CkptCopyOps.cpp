@@ -1,7 +1,7 @@
 //===- CkptCopyOps.cpp - Copies between device and host memory ------------===//
 //
 // Verifiers and costs of `ckpt.offload`, `ckpt.offload_wait` and
-// `ckpt.prefetch`, and the host-value query the memory analyses use.
+// `ckpt.prefetch`, and the refusal of the stages that do not take them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,26 +10,16 @@
 using namespace mlir;
 using namespace mlir::ckpt;
 
-bool mlir::ckpt::isHostValue(Value value) {
-  return isa_and_nonnull<OffloadOp>(value.getDefiningOp());
-}
-
-Operation *mlir::ckpt::findCopyOp(Operation *func) {
-  Operation *found = nullptr;
-  func->walk([&](Operation *op) {
-    if (isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op)) {
-      found = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 LogicalResult mlir::ckpt::rejectHostCopies(Operation *func,
                                            llvm::StringRef stage,
                                            llvm::StringRef reason) {
-  Operation *copy = findCopyOp(func);
+  Operation *copy = nullptr;
+  func->walk([&](Operation *op) {
+    if (!isa<OffloadOp, OffloadWaitOp, PrefetchOp>(op))
+      return WalkResult::advance();
+    copy = op;
+    return WalkResult::interrupt();
+  });
   if (!copy)
     return success();
   return copy->emitError() << stage << " does not take host offload yet ('"

@@ -24,16 +24,9 @@
 
 namespace mlir::ckpt {
 
-/// Whether `value` lives in host memory: the result of a `ckpt.offload`.
-bool isHostValue(Value value);
-
-/// The first `ckpt.offload`, `ckpt.offload_wait` or `ckpt.prefetch` in
-/// `func`'s body, or null: for the stages that handle only device buffers.
-Operation *findCopyOp(Operation *func);
-
-/// Fails with an error at the first copy op of `func` if it has one, saying
-/// that `stage` (a pass or output) does not take host offload yet, and
-/// `reason`.
+/// Fails with an error at the first `ckpt.offload`, `ckpt.offload_wait` or
+/// `ckpt.prefetch` of `func` if it has one, saying that `stage` (a pass or
+/// output) does not take host offload yet, and `reason`.
 LogicalResult rejectHostCopies(Operation *func, llvm::StringRef stage,
                                llvm::StringRef reason);
 
