@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
-#include "ckpt/Analysis/LinkProfile.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OptionChecks.h"
 #include "ckpt/Dialect/Ckpt/Transforms/OutputFile.h"
@@ -200,37 +199,16 @@ void ParetoPass::runOnOperation() {
     }
     model.emplace(*hardware);
   }
+  FailureOr<std::optional<OffloadTarget>> target =
+      readOffloadOptions(&getContext(), "ckpt-pareto", offload,
+                         hostBudget.getValue(), model.has_value());
+  if (failed(target))
+    return signalPassFailure();
   std::optional<remat::CopyLink> link;
-  if (!offload.empty()) {
-    std::optional<LinkProfile> known = getBuiltinLink(offload);
-    if (!known) {
-      emitError(options) << "ckpt-pareto: offload='" << offload
-                         << "' is not a host link (built-in: "
-                         << llvm::join(getBuiltinLinkNames(), ", ") << ")";
-      return signalPassFailure();
-    }
-    if (!model) {
-      emitError(options) << "ckpt-pareto: offload needs objective=time: "
-                            "copies and computations share one clock";
-      return signalPassFailure();
-    }
-    link = known->link;
-  }
   int64_t hostBudgetBytes = std::numeric_limits<int64_t>::max();
-  if (const std::optional<remat::Budget> &host =
-          hostBudget.getValue().getBudget()) {
-    if (!host->bytes) {
-      emitError(options) << "ckpt-pareto: host-budget='"
-                         << hostBudget.getValue().getText()
-                         << "' must be bytes with a unit (64GiB): a fraction "
-                            "of the device peak means nothing on the host";
-      return signalPassFailure();
-    }
-    if (!link) {
-      emitError(options) << "ckpt-pareto: host-budget needs offload=<link>";
-      return signalPassFailure();
-    }
-    hostBudgetBytes = *host->bytes;
+  if (*target) {
+    link = (*target)->link;
+    hostBudgetBytes = (*target)->hostBudgetBytes;
   }
   std::vector<Frontier> frontiers;
   for (auto func : module.getOps<func::FuncOp>()) {

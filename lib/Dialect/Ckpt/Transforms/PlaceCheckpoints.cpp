@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Analysis/LinkProfile.h"
 #include "ckpt/Analysis/MemoryTimeline.h"
 #include "ckpt/Analysis/StepReport.h"
 #include "ckpt/Dialect/Ckpt/IR/BudgetAttr.h"
@@ -64,8 +63,9 @@ private:
                         int64_t limit, int64_t planPeak, Operation *peakOp,
                         const StrategyPlan &planned);
 
-  /// Reads `offload` and `host-budget`: the link (none without `offload`)
-  /// and the host budget. Fails with an error naming the option.
+  /// Reads `offload` and `host-budget` (`readOffloadOptions`) into `link`
+  /// and `hostLimit`; offload also needs an engine strategy. Fails with an
+  /// error naming the option.
   LogicalResult readOffloadOptions(bool timeObjective);
   /// Rewrites `func` to run `copies` (a plan with copies that fits `limit`
   /// and the host budget), re-measures it with the memory simulation and
@@ -239,44 +239,23 @@ void PlaceCheckpointsPass::reportInfeasible(func::FuncOp func,
 }
 
 LogicalResult PlaceCheckpointsPass::readOffloadOptions(bool timeObjective) {
-  Location optionsLoc = UnknownLoc::get(&getContext());
   link.reset();
   hostLimit = std::numeric_limits<int64_t>::max();
-  const std::optional<remat::Budget> &host = hostBudget.getValue().getBudget();
-  if (!hostBudget.getValue().getError().empty())
-    return emitError(optionsLoc) << "ckpt-place-checkpoints: host-budget: "
-                                 << hostBudget.getValue().getError();
-  if (offload.empty()) {
-    if (host)
-      return emitError(optionsLoc)
-             << "ckpt-place-checkpoints: host-budget needs offload=<link>";
+  FailureOr<std::optional<OffloadTarget>> target =
+      mlir::ckpt::readOffloadOptions(&getContext(), "ckpt-place-checkpoints",
+                                     offload, hostBudget.getValue(),
+                                     timeObjective);
+  if (failed(target))
+    return failure();
+  if (!*target)
     return success();
-  }
-  std::optional<LinkProfile> known = getBuiltinLink(offload);
-  if (!known)
-    return emitError(optionsLoc)
-           << "ckpt-place-checkpoints: offload='" << offload
-           << "' is not a host link (built-in: "
-           << llvm::join(getBuiltinLinkNames(), ", ") << ")";
-  if (!timeObjective)
-    return emitError(optionsLoc)
-           << "ckpt-place-checkpoints: offload needs objective=time: copies "
-              "and computations share one clock";
   if (!remat::isEngineStrategy(strategy))
-    return emitError(optionsLoc)
+    return emitError(UnknownLoc::get(&getContext()))
            << "ckpt-place-checkpoints: offload needs an engine strategy "
               "(chain, generic, optimal or exact), not strategy="
            << remat::strategyName(strategy);
-  if (host) {
-    if (!host->bytes)
-      return emitError(optionsLoc)
-             << "ckpt-place-checkpoints: host-budget='"
-             << hostBudget.getValue().getText()
-             << "' must be bytes with a unit (64GiB): a fraction of the "
-                "device peak means nothing on the host";
-    hostLimit = *host->bytes;
-  }
-  link = known->link;
+  link = (*target)->link;
+  hostLimit = (*target)->hostBudgetBytes;
   return success();
 }
 
@@ -393,16 +372,9 @@ void PlaceCheckpointsPass::runOnOperation() {
     offloadOptions.solve = solveOptions;
     remat::OffloadResult offloaded =
         remat::solveWithOffload(problem->problem, limit, offloadOptions);
-    // The verifier alone decides.
-    if (offloaded.found) {
-      offloaded.evaluation = remat::evaluateOffloadSchedule(
-          problem->problem, offloaded.schedule, *link);
-      offloaded.found = offloaded.evaluation.valid() &&
-                        offloaded.evaluation.devicePeakBytes <= limit &&
-                        offloaded.evaluation.hostPeakBytes <= hostLimit &&
-                        offloaded.evaluation.offloads > 0;
-    }
-    bool faster = offloaded.found;
+    // Its evaluation is the verifier's (evaluateOffloadSchedule); a plan
+    // whose copies were all dropped is the keep/recompute one.
+    bool faster = offloaded.found && offloaded.evaluation.offloads > 0;
     if (faster && planned->schedule) {
       remat::Evaluation plain =
           remat::evaluateSchedule(problem->problem, *planned->schedule);
